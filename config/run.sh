@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Started by `make run`: the Celery worker and the web server side by side. Ctrl-C, or either
+# process exiting, stops both, so no worker is left behind. Background jobs of a script ignore
+# SIGINT, which is why the trap forwards SIGTERM to them itself.
+set -euo pipefail
+BIN=${BIN:-.venv/bin}
+ADDRESS=${ADDRESS:-127.0.0.1:8000}
+
+stop() {
+    trap - INT TERM EXIT
+    kill $(jobs -p) 2>/dev/null || true
+    wait || true
+}
+trap 'stop; exit 0' INT TERM  # asked to stop: a clean exit
+trap stop EXIT                # one of them died: stop the other, keep the failing status
+
+"$BIN/celery" -A config worker --loglevel=info --concurrency=2 &
+"$BIN/python" manage.py runserver "$ADDRESS" --noreload &
+
+cat <<BANNER
+
+  Sports domino is running at http://$ADDRESS/  (English: http://$ADDRESS/en/)
+  Demo logins: organiser / demo-organiser (superuser), referee / demo-referee (staff)
+  Press Ctrl-C to stop the web server and the worker.
+
+BANNER
+wait -n

@@ -1,0 +1,22 @@
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from tournaments.views import home
+
+urlpatterns = [
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]
+
+# Pages people read: Russian at the root, English under /en/. The admin is here too because
+# LocaleMiddleware serves every unprefixed path in the default language.
+urlpatterns += i18n_patterns(
+    path("", home, name="home"),
+    path("admin/", admin.site.urls),
+    prefix_default_language=False,
+)

@@ -1,0 +1,120 @@
+"""Service markers and the real Celery worker fixture.
+
+A test marked `postgres`, `redis` or `worker` is skipped, with the reason, when its service is
+missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails instead, so CI cannot go green by
+skipping what it exists to check.
+"""
+
+import functools
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from django.db import connections
+
+from config import celery_app
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+WORKER_READY_TIMEOUT = 60
+WORKER_LOG = pytest.StashKey[Path]()
+
+
+@functools.cache
+def redis_problem() -> str | None:
+    """Why Redis cannot be used, or None when REDIS_URL answers PING."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return "REDIS_URL is not set"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"no answer to PING at {url}: {exc}"
+    return None
+
+
+def postgres_missing() -> str | None:
+    if connections["default"].vendor != "postgresql":
+        return "needs PostgreSQL: DATABASE_URL is not a postgres URL"
+    return None
+
+
+def redis_missing() -> str | None:
+    problem = redis_problem()
+    return f"needs Redis: {problem}" if problem else None
+
+
+def worker_missing() -> str | None:
+    # The worker needs the configured broker; the filesystem broker is always there.
+    if os.environ.get("REDIS_URL") and (problem := redis_problem()):
+        return f"needs the Celery broker: {problem}"
+    return None
+
+
+SERVICE_CHECKS = {"postgres": postgres_missing, "redis": redis_missing, "worker": worker_missing}
+
+
+def pytest_runtest_setup(item):
+    for marker, missing in SERVICE_CHECKS.items():
+        if item.get_closest_marker(marker) and (reason := missing()):
+            if os.environ.get("REQUIRE_SERVICES") == "1":
+                pytest.fail(f"{reason} (REQUIRE_SERVICES=1)", pytrace=False)
+            pytest.skip(reason)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    # A failed worker test shows what the worker logged.
+    if report.failed and (log := item.stash.get(WORKER_LOG, None)) and log.exists():
+        report.sections.append(("celery worker log", log.read_text(errors="replace")))
+    return report
+
+
+@pytest.fixture
+def celery_worker_process(request, tmp_path):
+    """Start a real worker on a queue of its own and yield the queue name.
+
+    The unique queue keeps a developer's `make run` worker from taking the test's tasks; the
+    test must send with apply_async(queue=...).
+    """
+    queue = f"test-{uuid.uuid4().hex}"
+    log_path = tmp_path / "celery-worker.log"
+    request.node.stash[WORKER_LOG] = log_path
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--pool=solo", "--concurrency=1", "-Q", queue, "--loglevel=info",
+        "--without-heartbeat", "--without-gossip", "--without-mingle",
+    ]
+    env = {**os.environ, "CELERY_TASK_DEFAULT_QUEUE": queue}
+    with log_path.open("wb") as log:
+        worker = subprocess.Popen(
+            command, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    try:
+        deadline = time.monotonic() + WORKER_READY_TIMEOUT
+        while b" ready." not in log_path.read_bytes():
+            if worker.poll() is not None:
+                pytest.fail(f"celery worker exited with {worker.returncode}", pytrace=False)
+            if time.monotonic() > deadline:
+                pytest.fail(f"celery worker not ready in {WORKER_READY_TIMEOUT} s", pytrace=False)
+            time.sleep(0.2)
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+@pytest.fixture
+def broker_driver() -> str:
+    """The kombu transport the project is configured for."""
+    with celery_app.connection_for_write() as conn:
+        return conn.transport.driver_type
