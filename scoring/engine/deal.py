@@ -1,0 +1,525 @@
+"""One deal (кон): four hands, the line of play with its two open ends, moves, domino and fish.
+
+A :class:`Deal` is played by calling :meth:`Deal.play` and :meth:`Deal.pass_turn` for the seat
+to move; both check the rules (RULES 4) and raise :class:`~scoring.engine.errors.IllegalMove`
+with the reason. The deal ends by itself at domino (a player places his last tile) or fish
+(both ends show a number whose 7 tiles are all on the table, detected as the fishing tile is
+placed), or when the referee ends it for a false pass (:meth:`Deal.end_false_pass`).
+
+Seats are numbered 1 to 4 in the direction of play; seats 1 and 3 are pair A, 2 and 4 pair B.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from .errors import IllegalMove, RulesError
+from .tiles import ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Tile, indices_of, parse_tile, pips_of, tile_index
+
+__all__ = ["Deal", "DealOutcome", "Move", "deal_hands", "new_seed", "pair_of", "LEFT", "RIGHT"]
+
+LEFT = "left"
+RIGHT = "right"
+_SIDES = {LEFT: 0, RIGHT: 1, None: -1}
+_SIDE_NAMES = (LEFT, RIGHT)
+_PASS = -1
+#: ``_TILE_AT[a * 7 + b]``: index of the tile a-b.
+_TILE_AT = tuple(tile_index(a, b) for a in range(7) for b in range(7))
+
+#: Default move allowances (time_single, time_several, time_fish, time_pass), RULES 6.
+DEFAULT_TIMES = (5, 20, 60, 5)
+
+
+def pair_of(seat: int) -> str:
+    """``"A"`` for seats 1 and 3, ``"B"`` for seats 2 and 4."""
+    return "A" if seat % 2 else "B"
+
+
+def deal_hands(seed: int | str) -> tuple[int, int, int, int]:
+    """Deal all 28 tiles, 7 to each seat, from ``seed``: the same seed always deals the same hands.
+
+    The SHA-256 of the seed's text (``str(seed)`` in UTF-8), read as a big-endian number in
+    mixed radix, gives the 27 choices of a Fisher-Yates shuffle (position ``i`` from 27 down to
+    1 swaps with ``j = x mod (i + 1)``, then ``x //= i + 1``); seat 1 gets the first 7 tiles
+    of the shuffled set (tile order 0-0, 0-1, ..., 6-6), seat 2 the next 7, and so on. Plain,
+    documented arithmetic: any program can replay a deal from its stored seed, and neighbouring
+    seeds deal unrelated hands.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)) or seed == "":
+        raise IllegalMove(f"a deal's seed is a whole number or a text, got {seed!r}")
+    x = int.from_bytes(hashlib.sha256(str(seed).encode()).digest(), "big")
+    order = list(range(28))
+    for i in range(27, 0, -1):
+        x, j = divmod(x, i + 1)
+        order[i], order[j] = order[j], order[i]
+    hands = [0, 0, 0, 0]
+    for k in range(28):
+        hands[k // 7] |= 1 << order[k]
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def new_seed(rng: random.Random | None = None) -> int:
+    """A fresh random seed for :func:`deal_hands` (from ``rng`` when given, for repeatable runs)."""
+    return (rng or _SYSTEM_RANDOM).getrandbits(128)
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+class Move(NamedTuple):
+    """A move: ``tile`` on ``end`` (``"left"``/``"right"``; ``None`` for the lead), or a pass."""
+
+    seat: int
+    tile: Tile | None
+    end: str | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return self.tile is None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.tile is None:
+            return {"seat": self.seat, "pass": True}
+        data: dict[str, Any] = {"seat": self.seat, "tile": str(self.tile)}
+        if self.end is not None:
+            data["end"] = self.end
+        return data
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """How a deal ended: ``end`` is ``"domino"``, ``"fish"`` or ``"false_pass"``; ``seat`` placed
+    the last tile (or passed falsely); ``pips`` are left in the hands of pairs A and B."""
+
+    end: str
+    seat: int | None
+    pips: tuple[int, int]
+
+
+def _tile_and_first(tile: Tile | int | str) -> tuple[int, int]:
+    """Tile index and the half written first (which the lead lays on the left)."""
+    if type(tile) is int and 0 <= tile < 28:
+        return tile, HIGH[tile]
+    if isinstance(tile, Tile):
+        return tile.index, tile.high
+    if isinstance(tile, str):
+        index = parse_tile(tile)
+        return index, int(tile.split("-")[0])
+    raise IllegalMove(f"{tile!r} is not a tile")
+
+
+class Deal:
+    """The state of one deal, from the deal of the hands to domino or fish.
+
+    >>> deal = Deal.from_seed(7, leader=1)
+    >>> deal.to_move, deal.allowance()
+    (1, 20)
+    """
+
+    __slots__ = ("hands", "leader", "seed", "turn", "left", "right", "count", "moves", "marks",
+                 "forced", "times", "last_seat", "outcome")
+
+    def __init__(self, hands: Sequence[int | Iterable[Tile | int | str]], leader: int,
+                 times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None):
+        """``hands``: four hands for seats 1..4, as masks or tiles; all 28 tiles, 7 each."""
+        if leader not in (1, 2, 3, 4):
+            raise IllegalMove(f"the leader must be a seat 1 to 4, got {leader!r}")
+        masks = [h if isinstance(h, int) else self._hand_mask(seat, h)
+                 for seat, h in enumerate(hands, 1)]
+        self._check_hands(masks)
+        self.hands: list[int] = masks
+        self.leader = leader
+        self.seed = seed
+        self.times = tuple(times)
+        self.turn = leader - 1  # seat index 0..3 of the player to move
+        self.left = self.right = -1  # open ends; -1 before the lead
+        self.count = [0] * 7  # tiles on the table carrying each number
+        self.moves: list[int] = []  # tile << 2 | side (0 left, 1 right, 2 lead high-left, 3 lead low-left), or -1
+        self.marks: list[tuple[int, int, int, str]] = []  # (len(moves), seat, tile, "touched"|"exposed")
+        self.forced = [0, 0, 0, 0]  # per seat: tiles that must be played at the first chance
+        self.last_seat: int | None = None
+        self.outcome: DealOutcome | None = None
+
+    @classmethod
+    def from_seed(cls, seed: int | str, leader: int, times: Sequence[int] = DEFAULT_TIMES) -> Deal:
+        """A deal whose hands are dealt from ``seed`` (stored, so it can be replayed)."""
+        return cls(deal_hands(seed), leader, times, seed=seed)
+
+    @staticmethod
+    def _hand_mask(seat: int, tiles: Iterable[Tile | int | str]) -> int:
+        mask = 0
+        for tile in tiles:
+            try:
+                index = _tile_and_first(tile)[0]
+            except ValueError as error:
+                raise IllegalMove(str(error), f"hand of seat {seat}") from None
+            if mask >> index & 1:
+                raise IllegalMove(f"{TILES[index]} is written twice", f"hand of seat {seat}")
+            mask |= 1 << index
+        return mask
+
+    @staticmethod
+    def _check_hands(masks: list[int]) -> None:
+        if len(masks) != 4:
+            raise IllegalMove(f"a deal has four hands, got {len(masks)}")
+        seen = 0
+        for seat, mask in enumerate(masks, 1):
+            if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
+                raise IllegalMove(f"must hold 7 tiles, holds {mask.bit_count()}", f"hand of seat {seat}")
+            twice = seen & mask
+            if twice:
+                raise IllegalMove(f"{TILES[(twice & -twice).bit_length() - 1]} is dealt twice",
+                                  f"hand of seat {seat}")
+            seen |= mask
+
+    # -- reading the state ---------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """The seat (1-4) whose turn it is."""
+        return self.turn + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The numbers on the left and right open ends; ``None`` before the lead."""
+        return None if self.left < 0 else (self.left, self.right)
+
+    def hand(self, seat: int) -> list[Tile]:
+        return [TILES[i] for i in indices_of(self.hands[seat - 1])]
+
+    def pair_pips(self) -> tuple[int, int]:
+        """Pips left in the hands of pair A (seats 1, 3) and pair B (seats 2, 4)."""
+        h = self.hands
+        return pips_of(h[0] | h[2]), pips_of(h[1] | h[3])
+
+    def line(self) -> list[tuple[int, int]]:
+        """The tiles on the table from the left end to the right end, each as its halves in order."""
+        line: list[tuple[int, int]] = []
+        left = right = -1
+        for code in self.moves:
+            if code < 0:
+                continue
+            tile, side = TILES[code >> 2], code & 3
+            if side >= 2:
+                first = tile.high if side == 2 else tile.low
+                left, right = first, tile.other(first)
+                line.append((left, right))
+            elif side == 0:
+                new = tile.other(left)
+                line.insert(0, (new, left))
+                left = new
+            else:
+                new = tile.other(right)
+                line.append((right, new))
+                right = new
+        return line
+
+    def history(self) -> list[Move]:
+        """Every move so far, passes included."""
+        result = []
+        for k, code in enumerate(self.moves):
+            seat = (self.leader - 1 + k) % 4 + 1
+            if code < 0:
+                result.append(Move(seat, None))
+            else:
+                side = code & 3
+                result.append(Move(seat, TILES[code >> 2], _SIDE_NAMES[side] if side < 2 else None))
+        return result
+
+    # -- the rules of a move -------------------------------------------------------------------
+
+    def options(self) -> tuple[int, int, int]:
+        """The legal moves and the move-time allowance of the player to move, in one pass.
+
+        Returns ``(left, right, seconds)``: masks of the tiles he may put on the left end and on
+        the right end, and his allowance (RULES 6). When both ends show the same number a tile
+        there is one move, listed on the left only. Before the lead every tile may be led (left
+        mask). A tile that must be played at the first chance (touched, or exposed after a wrong
+        lead) is the only choice when it fits. The allowance is ``time_fish`` when some legal move
+        makes fish, else ``time_single`` for
+        exactly one move, ``time_several`` for more (always for a lead), ``time_pass`` for none.
+        """
+        turn = self.turn
+        hand = self.hands[turn]
+        forced = self.forced[turn]
+        left = self.left
+        if left < 0:
+            return (forced & hand) or hand, 0, self.times[1]
+        right = self.right
+        ml = hand & SUIT[left]
+        mr = 0 if left == right else hand & SUIT[right]
+        if forced & (ml | mr):
+            ml &= forced
+            mr &= forced
+        legal = ml | mr
+        if not legal:
+            return 0, 0, self.times[3]
+        if self._fishes(legal):
+            return ml, mr, self.times[2]
+        return ml, mr, self.times[0] if ml.bit_count() + mr.bit_count() == 1 else self.times[1]
+
+    def legal_masks(self) -> tuple[int, int]:
+        """Tiles the player to move may put on the left end and on the right end (:meth:`options`)."""
+        ml, mr, _ = self.options()
+        return ml, mr
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move: (tile, end) pairs, empty when he must pass."""
+        ml, mr = self.legal_masks()
+        seat = self.turn + 1
+        if self.left < 0:
+            return [Move(seat, TILES[i]) for i in indices_of(ml)]
+        return ([Move(seat, TILES[i], LEFT) for i in indices_of(ml)]
+                + [Move(seat, TILES[i], RIGHT) for i in indices_of(mr)])
+
+    def can_fish(self) -> bool:
+        """Whether some legal move of the player to move ends the deal with fish."""
+        if self.left < 0:
+            return False
+        ml, mr, _ = self.options()
+        return self._fishes(ml | mr)
+
+    def _fishes(self, legal: int) -> bool:
+        """Whether one of the ``legal`` tiles makes fish: the fishing tile is the last of its
+        number, so it is the tile ``left-right`` itself, with 6 tiles of one of those numbers
+        already on the table. A player's last tile makes domino, whatever the ends show."""
+        left, right, count = self.left, self.right, self.count
+        hand = self.hands[self.turn]
+        return (bool(legal >> _TILE_AT[left * 7 + right] & 1) and (count[left] == 6 or count[right] == 6)
+                and bool(hand & (hand - 1)))
+
+    def allowance(self) -> int:
+        """Seconds the player to move has (RULES 6); see :meth:`options`."""
+        return self.options()[2]
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def _check_turn(self, seat: int | None) -> None:
+        if self.outcome is not None:
+            raise IllegalMove(f"the deal is over ({self.outcome.end})")
+        if seat is not None and seat != self.turn + 1:
+            raise IllegalMove(f"seat {seat} moves out of turn: seat {self.turn + 1} is to move")
+
+    def play(self, tile: Tile | int | str, end: str | None = None, seat: int | None = None) -> None:
+        """Place ``tile`` of the player to move on ``end``.
+
+        ``end`` may be left out when the tile fits one end only or both ends show the same
+        number. A lead written ``"a-b"`` lies with ``a`` on the left. ``seat``, when given, must be
+        the seat to move.
+        """
+        if seat is not None:
+            self._check_turn(seat)
+        index, first = _tile_and_first(tile)
+        side = _SIDES.get(end, -2)  # type: ignore[arg-type]
+        if side == -2:
+            raise IllegalMove(f"end must be \"left\" or \"right\", got {end!r}")
+        self.place(index, side, first)
+
+    def place(self, index: int, side: int = -1, first: int = -1) -> None:
+        """:meth:`play` by numbers: tile ``index`` on ``side`` (0 left, 1 right, -1 wherever it
+        fits); ``first`` is the half a lead lays on the left (-1: the higher)."""
+        if self.outcome is not None:
+            raise IllegalMove(f"the deal is over ({self.outcome.end})")
+        turn = self.turn
+        hand = self.hands[turn]
+        if not hand >> index & 1:
+            raise IllegalMove(f"{TILES[index]} is not in the hand of seat {turn + 1}")
+        forced = self.forced[turn] & hand
+        left = self.left
+        if left < 0:
+            if forced and not forced >> index & 1:
+                raise IllegalMove(f"seat {turn + 1} must lead {TILES[(forced & -forced).bit_length() - 1]}:"
+                                  " it was exposed")
+            high = HIGH[index]
+            if first < 0:
+                first = high
+            self.left = first
+            self.right = OTHER[index * 7 + first]
+            self.moves.append(index << 2 | (2 if first == high else 3))
+        else:
+            right = self.right
+            new_left = OTHER[index * 7 + left]
+            new_right = OTHER[index * 7 + right]
+            if side < 0:
+                if new_left >= 0 and new_right >= 0 and left != right:
+                    raise IllegalMove(f"{TILES[index]} fits both ends {left}|{right}: say which end")
+                side = 0 if new_left >= 0 else 1
+            if (new_right if side else new_left) < 0:
+                if new_left < 0 and new_right < 0:
+                    raise IllegalMove(f"{TILES[index]} does not fit ends {left}|{right}")
+                raise IllegalMove(f"{TILES[index]} does not fit the {_SIDE_NAMES[side]} end"
+                                  f" {(left, right)[side]} of {left}|{right}")
+            if forced:
+                forced &= SUIT[left] | SUIT[right]
+                if forced and not forced >> index & 1:
+                    raise IllegalMove(f"seat {turn + 1} must play {TILES[(forced & -forced).bit_length() - 1]}"
+                                      " first: it was touched or exposed and it fits")
+            if side:
+                self.right = new_right
+            else:
+                self.left = new_left
+            self.moves.append(index << 2 | side)
+        count = self.count
+        low, high = LOW[index], HIGH[index]
+        count[low] += 1
+        if low != high:
+            count[high] += 1
+        hand ^= 1 << index
+        self.hands[turn] = hand
+        self.forced[turn] &= hand
+        self.last_seat = turn + 1
+        if not hand:
+            self.outcome = DealOutcome("domino", turn + 1, self.pair_pips())
+        elif self.left == self.right and count[self.left] == 7:
+            self.outcome = DealOutcome("fish", turn + 1, self.pair_pips())
+        else:
+            self.turn = (turn + 1) & 3
+
+    def pass_turn(self, seat: int | None = None) -> None:
+        """The player to move says "pass"; refused while he holds a playable tile."""
+        self._check_turn(seat)
+        ml, mr = self.legal_masks()
+        playable = ml | mr
+        if playable:
+            shown = ", ".join(str(TILES[i]) for i in indices_of(playable))
+            raise IllegalMove(f"seat {self.turn + 1} passes holding a playable tile: {shown}")
+        self.moves.append(_PASS)
+        self.turn = (self.turn + 1) & 3
+
+    def end_false_pass(self, seat: int) -> None:
+        """The referee ends the deal: ``seat`` said pass earlier while holding a playable tile.
+
+        The engine cannot see which earlier pass was false (a tile said to be in hand may have
+        been hidden), so it takes the referee's word, as RULES 7 does.
+        """
+        self._check_turn(None)
+        if seat not in (1, 2, 3, 4):
+            raise IllegalMove(f"a false pass needs a seat 1 to 4, got {seat!r}")
+        self.outcome = DealOutcome("false_pass", seat, self.pair_pips())
+
+    def mark(self, seat: int, tile: Tile | int | str, kind: str) -> bool:
+        """Record that ``seat`` touched a tile (``"touched"``) or led out of turn and must show it
+        (``"exposed"``): the tile must be played at the seat's first chance when it fits.
+
+        Returns whether the tile fits now (a touched tile that does not fit is a
+        ``touched_tile`` violation, which the partition records).
+        """
+        self._check_turn(None)
+        if kind not in ("touched", "exposed"):
+            raise IllegalMove(f"unknown mark {kind!r}")
+        index = _tile_and_first(tile)[0]
+        if not self.hands[seat - 1] >> index & 1:
+            raise IllegalMove(f"{TILES[index]} is not in the hand of seat {seat}")
+        self.marks.append((len(self.moves), seat, index, kind))
+        left = self.left
+        fits = left < 0 or bool((SUIT[left] | SUIT[self.right]) >> index & 1)
+        if kind == "exposed" or (fits and seat == self.turn + 1):
+            self.forced[seat - 1] |= 1 << index
+        return fits
+
+    # -- storing and replaying -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready state: hands as dealt, leader, seed and every move (protocol move form)."""
+        hands = [h for h in self.hands]
+        for code, seat in zip(self.moves, self._seats()):
+            if code >= 0:
+                hands[seat - 1] |= 1 << (code >> 2)
+        moves: list[dict[str, Any]] = []
+        marks = list(self.marks)
+        for k, (code, seat) in enumerate(zip(self.moves, self._seats())):
+            while marks and marks[0][0] == k:
+                _, mseat, index, kind = marks.pop(0)
+                moves.append({"seat": mseat, kind: str(TILES[index])})
+            if code < 0:
+                moves.append({"seat": seat, "pass": True})
+                continue
+            tile, side = TILES[code >> 2], code & 3
+            move: dict[str, Any] = {"seat": seat, "tile": str(tile) if side != 3 else f"{tile.low}-{tile.high}"}
+            if side < 2:
+                move["end"] = _SIDE_NAMES[side]
+            moves.append(move)
+        moves.extend({"seat": mseat, kind: str(TILES[index])} for _, mseat, index, kind in marks)
+        data: dict[str, Any] = {
+            "hands": {str(s): [str(t) for t in TILES if h >> t.index & 1] for s, h in enumerate(hands, 1)},
+            "leader": self.leader,
+            "moves": moves,
+        }
+        if self.seed is not None:
+            data["seed"] = self.seed
+        if self.outcome is not None and self.outcome.end == "false_pass":
+            data["false_pass"] = self.outcome.seat
+        return data
+
+    def _seats(self) -> Iterable[int]:
+        return ((self.leader - 1 + k) % 4 + 1 for k in range(len(self.moves)))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], leader: int | None = None,
+                  times: Sequence[int] = DEFAULT_TIMES) -> Deal:
+        """Replay a deal from :meth:`to_dict` or a protocol move-form deal.
+
+        ``leader`` is required when the data has none (the protocol's leader comes from the
+        partition). Errors name the move: ``move 7: 4-2 does not fit ends 5|1``.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError("a deal must be an object")
+        hands = data.get("hands")
+        if not isinstance(hands, Mapping) or sorted(hands) != ["1", "2", "3", "4"]:
+            raise RulesError("must give the hands of seats \"1\" to \"4\"", "hands")
+        leader = data.get("leader", leader)
+        if leader is None:
+            raise RulesError("the leader is missing", "leader")
+        if not all(isinstance(hands[s], list) for s in "1234"):
+            raise RulesError("each hand must be a list of tiles", "hands")
+        deal = cls([hands[s] for s in "1234"], leader, times, seed=data.get("seed"))
+        moves = data.get("moves", [])
+        if not isinstance(moves, list):
+            raise RulesError("must be a list", "moves")
+        for k, move in enumerate(moves, 1):
+            try:
+                deal.apply(move)
+            except RulesError as error:
+                raise error.at(f"move {k}") from None
+        false_pass = data.get("false_pass")
+        if false_pass is not None:
+            deal.end_false_pass(false_pass)
+        return deal
+
+    def apply(self, move: Mapping[str, Any]) -> None:
+        """Apply one protocol move: ``{"seat", "tile", "end"?}``, ``{"seat", "pass": true}`` or a
+        mark ``{"seat", "touched"|"exposed": tile}``."""
+        if not isinstance(move, Mapping) or not isinstance(move.get("seat"), int):
+            raise IllegalMove("a move must be an object with a seat 1 to 4")
+        seat = move["seat"]
+        if seat not in (1, 2, 3, 4):
+            raise IllegalMove(f"seat must be 1 to 4, got {seat}")
+        kinds = [k for k in ("tile", "pass", "touched", "exposed") if k in move]
+        unknown = set(move) - {"seat", "tile", "end", "pass", "touched", "exposed"}
+        if len(kinds) != 1 or unknown:
+            raise IllegalMove("a move has a seat and one of \"tile\" (with \"end\"), \"pass\"")
+        kind = kinds[0]
+        if self.outcome is not None:
+            raise IllegalMove(f"the deal is already over ({self.outcome.end}): no move after it")
+        if kind == "pass":
+            if move["pass"] is not True:
+                raise IllegalMove("\"pass\" must be true")
+            self.pass_turn(seat)
+        elif kind == "tile":
+            self.play(move["tile"], move.get("end"), seat)
+        else:
+            self.mark(seat, move[kind], kind)
+
+    def copy(self) -> Deal:
+        other = object.__new__(Deal)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other

@@ -1,0 +1,569 @@
+"""A partition (партия): the deals between two pairs at one table, to the target or until time.
+
+:class:`Partition` is event-sourced: every call (the lead draw, a deal, a penalty, a violation,
+the clock running out, a no-show, ...) appends one event and updates the state; the state
+(totals, penalties, the decision) is a function of the events, so :meth:`Partition.to_dict`
+and :meth:`Partition.from_dict` store and replay a partition exactly, and annulling a violation
+simply replays without it.
+
+Deals are recorded in summary form (:meth:`record_deal`: how it ended and the pips left, as on a
+paper protocol) or played move by move (:meth:`start_deal`, then :meth:`play` and
+:meth:`pass_turn`; the deal is recorded by itself at domino or fish).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from . import rules
+from .deal import Deal, DealOutcome, pair_of
+from .errors import PartitionError, RulesError
+from .regulations import Regulations
+from .tiles import Tile
+
+__all__ = ["Partition", "DealRecord", "PenaltyRecord", "ViolationRecord", "Decision", "Status"]
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A recorded deal: ``points`` go to ``winner`` (carried fish points included); ``totals``
+    are the pairs' totals (A, B) after it; ``deal`` is the move-form state when it was played
+    move by move."""
+
+    n: int
+    leader: int
+    end: str
+    seat: int | None
+    pips: tuple[int, int]
+    winner: str | None
+    points: int
+    totals: tuple[int, int]
+    deal: Deal | None = None
+
+
+@dataclass(frozen=True)
+class PenaltyRecord:
+    """A penalty on the pair of ``seat``, counted after deal ``after_deal``; ``totals`` after it.
+
+    A penalty written while a deal is being played is pending until that deal ends (RULES 7: a
+    target reached through penalty points ends the partition after the current deal): it counts
+    right after the deal's own score, and its ``totals`` are ``None`` until then.
+    """
+
+    after_deal: int
+    seat: int
+    code: str
+    pair: str
+    points: int
+    totals: tuple[int, int] | None
+    violation: int | None = None  # the violation it follows from, if any
+
+
+@dataclass(frozen=True)
+class ViolationRecord:
+    """A violation by ``seat``: its consequence, or the reason it was annulled."""
+
+    id: int
+    after_deal: int
+    seat: int
+    code: str
+    consequence: str  # "warning" | "penalty"
+    annulled: str | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The partition is over: ``winner`` is ``"A"``, ``"B"`` or ``None`` (both pairs absent);
+    ``reason`` is ``"target"``, ``"time"``, ``"deals"``, ``"no_show"`` or ``"forfeit"``."""
+
+    winner: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Status:
+    """What comes next at the table: ``"lead_draw"``, ``"deal"``, ``"last_deal"`` (the clock or
+    the fixed number of deals makes it the last), ``"extra_deal"`` (it would be over but the
+    totals are level), or ``"over"``; ``deal`` and ``leader`` of the coming (or current) deal."""
+
+    next: str
+    deal: int | None
+    leader: int | None
+    decision: Decision | None = None
+
+
+@dataclass
+class _State:
+    first_leader: int | None = None
+    deals: list[DealRecord] = field(default_factory=list)
+    penalties: list[PenaltyRecord] = field(default_factory=list)
+    pending: list[PenaltyRecord] = field(default_factory=list)  # written during the current deal
+    violations: list[ViolationRecord] = field(default_factory=list)
+    totals: tuple[int, int] = (0, 0)
+    carry: int = 0  # points of drawn fish waiting for the next deal's winner (fish_tie = carry)
+    next_leader: int | None = None
+    time_expired: tuple[str, int] | None = None  # ("during_deal" | "after_deal", deal number)
+    no_show: str | None = None
+    decision: Decision | None = None
+
+
+class Partition:
+    """One partition between pair A (seats 1, 3) and pair B (seats 2, 4).
+
+    >>> p = Partition(first_leader=1)
+    >>> p.record_deal("domino", seat=3, pips=(4, 31)).totals
+    (35, 0)
+    >>> p.status().leader
+    2
+    """
+
+    def __init__(self, regulations: Regulations | None = None, first_leader: int | None = None,
+                 earlier_violations: Mapping[tuple[int, str], int] | None = None):
+        """``earlier_violations``: for ``repeat_scope = player_tournament``, how many violations
+        of each (seat, code) the players at those seats had in earlier partitions."""
+        self.regulations = regulations or Regulations()
+        self.earlier_violations = dict(earlier_violations or {})
+        self.events: list[dict[str, Any]] = []
+        self.current: Deal | None = None
+        self._state = _State()
+        self._index = 0  # index of the event being applied: a violation's id
+        self._annulled: dict[int, str] = {}  # violation id -> reason
+        self._replaying = False
+        if first_leader is not None:
+            self.draw_lead(first_leader)
+
+    # -- reading the state ---------------------------------------------------------------------
+
+    @property
+    def first_leader(self) -> int | None:
+        return self._state.first_leader
+
+    @property
+    def deals(self) -> list[DealRecord]:
+        return list(self._state.deals)
+
+    @property
+    def penalties(self) -> list[PenaltyRecord]:
+        return list(self._state.penalties)
+
+    @property
+    def pending_penalties(self) -> list[PenaltyRecord]:
+        """Penalties written during the deal being played; they count when it ends."""
+        return list(self._state.pending)
+
+    @property
+    def violations(self) -> list[ViolationRecord]:
+        return list(self._state.violations)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self._state.totals
+
+    @property
+    def carry(self) -> int:
+        return self._state.carry
+
+    @property
+    def time_expired(self) -> tuple[str, int] | None:
+        return self._state.time_expired
+
+    @property
+    def no_show(self) -> str | None:
+        return self._state.no_show
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._state.decision
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.decision is not None
+
+    def status(self) -> Status:
+        s = self._state
+        if s.decision is not None:
+            return Status("over", None, None, s.decision)
+        if s.first_leader is None:
+            return Status("lead_draw", None, None)
+        number = len(s.deals) + 1
+        if self._end_reason(len(s.deals), s.totals) is not None:
+            kind = "extra_deal"
+        elif self._is_last(number):
+            kind = "last_deal"
+        else:
+            kind = "deal"
+        return Status(kind, number, s.next_leader)
+
+    def _is_last(self, number: int) -> bool:
+        """Whether deal ``number`` ends the partition unless the totals are then level."""
+        r, s = self.regulations, self._state
+        if r.format == "fixed_deals" and number >= r.deals:
+            return True
+        if r.format == "target" and s.pending:
+            a, b = s.totals
+            for p in s.pending:
+                da, db = rules.penalty_delta(p.pair, r)
+                a, b = a + da, b + db
+            if max(a, b) >= r.target:
+                return True
+        return s.time_expired is not None and number >= self._last_by_time()
+
+    def _last_by_time(self) -> int:
+        kind, n = self._state.time_expired  # type: ignore[misc]
+        return n if kind == "during_deal" else n + 1
+
+    def _end_reason(self, played: int, totals: tuple[int, int]) -> str | None:
+        """Why the partition ends after ``played`` deals with ``totals``, level totals aside
+        (RULES 5)."""
+        r, s = self.regulations, self._state
+        if r.format == "target" and max(totals) >= r.target:
+            return "target"
+        if r.format == "fixed_deals" and played >= r.deals:
+            return "deals"
+        if s.time_expired is not None and played >= self._last_by_time():
+            return "time"
+        return None
+
+    def _decide(self) -> None:
+        """Settle the partition if it is over: an end reason and one pair ahead (no draws)."""
+        s = self._state
+        if s.decision is not None or self.current is not None:
+            return
+        reason = self._end_reason(len(s.deals), s.totals)
+        a, b = s.totals
+        if reason is not None and a != b:
+            s.decision = Decision("A" if a > b else "B", reason)
+
+    def _check_open(self, what: str) -> None:
+        s = self._state
+        if s.decision is not None:
+            after = f" after deal {len(s.deals)}" if s.deals else ""
+            raise PartitionError(f"the partition was already decided{after} ({s.decision.reason}):"
+                                 f" no {what} after it")
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _event(self, event: dict[str, Any]) -> Any:
+        """Apply an event; it is kept only when it applies without error."""
+        self._index = len(self.events)
+        if self.current is not None and event["type"] in ("penalty", "violation"):
+            event["during_deal"] = True  # kept, so that a replay defers it the same way
+        result = self._apply(event)
+        self.events.append(event)
+        return result
+
+    def _apply(self, event: dict[str, Any]) -> Any:
+        handler = getattr(self, f"_on_{event.get('type')}", None)
+        if handler is None:
+            raise PartitionError(f"unknown event {event.get('type')!r}")
+        return handler(event)
+
+    def draw_lead(self, seat: int) -> None:
+        """Record the seat that won the lead draw (RULES 3)."""
+        self._event({"type": "lead", "seat": seat})
+
+    def _on_lead(self, event: dict[str, Any]) -> None:
+        s, seat = self._state, event["seat"]
+        if s.first_leader is not None:
+            raise PartitionError(f"the lead draw is already recorded (seat {s.first_leader})")
+        if seat not in (1, 2, 3, 4):
+            raise PartitionError(f"the leader must be a seat 1 to 4, got {seat!r}")
+        s.first_leader = s.next_leader = seat
+
+    def record_deal(self, end: str, seat: int | None, pips: Sequence[int]) -> DealRecord:
+        """Record a deal in summary form: ``end`` is ``"domino"`` (``seat`` made it), ``"fish"``
+        (``seat`` optional: who placed the fishing tile) or ``"false_pass"`` (``seat`` passed
+        falsely: its pair is penalised by itself); ``pips`` left in the hands of A and B."""
+        return self._event({"type": "deal", "end": end, "seat": seat, "pips": list(pips)})
+
+    def _on_deal(self, event: dict[str, Any]) -> DealRecord:
+        self._check_open("deal")
+        s, r = self._state, self.regulations
+        if s.first_leader is None:
+            raise PartitionError("record the lead draw before the first deal")
+        if self.current is not None:
+            raise PartitionError("a deal is being played move by move: finish it first")
+        if "deal" in event:
+            deal = event["deal"]
+            if not isinstance(deal, Deal):  # stored as JSON: replay it
+                deal = event["deal"] = Deal.from_dict(deal, s.next_leader, r.allowances())
+            if deal.leader != s.next_leader:
+                raise PartitionError(f"seat {deal.leader} leads, but this deal is led by seat {s.next_leader}")
+            if not deal.is_over:
+                raise PartitionError("the deal is not over: only a finished deal is recorded")
+            return self._score(deal.outcome, deal)  # type: ignore[arg-type]
+        end, seat, pips = event.get("end"), event.get("seat"), event.get("pips")
+        if end not in ("domino", "fish", "false_pass"):
+            raise PartitionError(f"a deal ends with \"domino\", \"fish\" or \"false_pass\", got {end!r}")
+        if seat is None and end != "fish":
+            raise PartitionError(f"{end} needs the seat that {'made it' if end == 'domino' else 'passed falsely'}")
+        if seat is not None and seat not in (1, 2, 3, 4):
+            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+        if seat is None and r.next_lead == "winner":
+            raise PartitionError("fish needs the seat that placed the fishing tile when the next deal"
+                                 " is led by the winner")
+        if not isinstance(pips, (list, tuple)) or len(pips) != 2:
+            raise PartitionError("pips must give pair A and pair B")
+        rules.check_pips(end, tuple(pips))  # type: ignore[arg-type]
+        return self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+
+    def _score(self, outcome: DealOutcome, deal: Deal | None) -> DealRecord:
+        s, r = self._state, self.regulations
+        winner = rules.deal_winner(outcome, r)
+        points = 0
+        if winner is not None:
+            points = rules.deal_base_points(outcome.pips, rules.other_pair(winner), r) + s.carry
+            s.carry = 0
+            a, b = s.totals
+            s.totals = (a + points, b) if winner == "A" else (a, b + points)
+        elif outcome.end == "fish" and r.fish_tie == "carry":
+            s.carry += rules.deal_base_points(outcome.pips, "A", r)
+        leader = s.next_leader
+        record = DealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat,  # type: ignore[arg-type]
+                            outcome.pips, winner, points, s.totals, deal)
+        s.deals.append(record)
+        s.next_leader = rules.next_leader(leader, outcome, r)  # type: ignore[arg-type]
+        if outcome.end == "false_pass":
+            self._penalize(outcome.seat, "false_pass", None)  # type: ignore[arg-type]
+        self._count_pending()
+        self._decide()
+        return record
+
+    def _count_pending(self) -> None:
+        pending, self._state.pending = self._state.pending, []
+        for p in pending:
+            self._penalize(p.seat, p.code, p.violation)
+
+    def start_deal(self, seed: int | str | None = None,
+                   hands: Sequence[Sequence[Tile | int | str] | int] | None = None) -> Deal:
+        """Deal the next deal to play it move by move: from ``seed`` or the given ``hands``."""
+        self._check_open("deal")
+        s = self._state
+        if s.first_leader is None:
+            raise PartitionError("record the lead draw before the first deal")
+        if self.current is not None:
+            raise PartitionError("a deal is already being played")
+        if (seed is None) == (hands is None):
+            raise PartitionError("give either a seed or the hands")
+        times = self.regulations.allowances()
+        leader: int = s.next_leader  # type: ignore[assignment]
+        self.current = Deal.from_seed(seed, leader, times) if hands is None else Deal(hands, leader, times)  # type: ignore[arg-type]
+        return self.current
+
+    def play(self, tile: Tile | int | str, end: str | None = None, seat: int | None = None) -> None:
+        """Play a tile in the current deal; the deal is recorded by itself when it ends."""
+        self._current().play(tile, end, seat)
+        self._close_if_over()
+
+    def pass_turn(self, seat: int | None = None) -> None:
+        self._current().pass_turn(seat)
+
+    def end_false_pass(self, seat: int) -> DealRecord:
+        """The referee ends the current deal for a false pass by ``seat`` (RULES 7)."""
+        self._current().end_false_pass(seat)
+        return self._close_if_over()  # type: ignore[return-value]
+
+    def _current(self) -> Deal:
+        if self.current is None:
+            raise PartitionError("no deal is being played: start one first")
+        return self.current
+
+    def _close_if_over(self) -> DealRecord | None:
+        deal = self.current
+        if deal is None or not deal.is_over:
+            return None
+        self.current = None
+        try:
+            return self._event({"type": "deal", "deal": deal})
+        except RulesError:
+            self.current = deal
+            raise
+
+    def restart_deal(self, seat: int, code: str) -> PenaltyRecord:
+        """A wrong lead or a tile out of turn, and the opponents chose to redeal (RULES 7): the
+        current deal (if any) is dropped and the offending pair penalised."""
+        dropped, self.current = self.current, None
+        try:
+            return self._event({"type": "restart", "seat": seat, "code": code})
+        except RulesError:
+            self.current = dropped
+            raise
+
+    def _on_restart(self, event: dict[str, Any]) -> PenaltyRecord:
+        if event.get("code") not in ("wrong_lead", "out_of_turn"):
+            raise PartitionError(f"a deal is restarted for wrong_lead or out_of_turn, not {event.get('code')!r}")
+        self._check_open("restart")
+        self._count_pending()  # the dropped deal will not end: what was written during it counts now
+        return self._on_penalty(event)
+
+    def write_penalty(self, seat: int, code: str) -> PenaltyRecord:
+        """Write a pair penalty on the pair of ``seat`` now (RULES 7)."""
+        return self._event({"type": "penalty", "seat": seat, "code": code})
+
+    def _on_penalty(self, event: dict[str, Any]) -> PenaltyRecord:
+        seat, code = event.get("seat"), event.get("code")
+        if seat not in (1, 2, 3, 4):
+            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+        if code not in rules.PENALTY_CODES:
+            raise PartitionError(f"unknown penalty code {code!r}; known: {', '.join(rules.PENALTY_CODES)}")
+        return self._penalty(seat, code, None, bool(event.get("during_deal")))
+
+    def _penalty(self, seat: int, code: str, violation: int | None, during_deal: bool) -> PenaltyRecord:
+        """Count a penalty now, or when the current deal ends if it was written during it."""
+        s = self._state
+        if during_deal:
+            record = PenaltyRecord(len(s.deals) + 1, seat, code, pair_of(seat),
+                                   self.regulations.penalty_points, None, violation)
+            s.pending.append(record)
+            return record
+        record = self._penalize(seat, code, violation)
+        self._decide()
+        return record
+
+    def _penalize(self, seat: int, code: str, violation: int | None) -> PenaltyRecord:
+        s = self._state
+        pair = pair_of(seat)
+        da, db = rules.penalty_delta(pair, self.regulations)
+        s.totals = (s.totals[0] + da, s.totals[1] + db)
+        record = PenaltyRecord(len(s.deals), seat, code, pair, self.regulations.penalty_points,
+                               s.totals, violation)
+        s.penalties.append(record)
+        if s.decision is not None and s.decision.reason in ("target", "time", "deals"):
+            # A penalty after the last deal can change the winner or make the totals level.
+            s.decision = None
+        return record
+
+    def record_violation(self, seat: int, code: str) -> ViolationRecord:
+        """A violation by ``seat``: a warning first and a penalty when repeated for ``move_time``
+        and ``conduct`` (counted by ``repeat_scope``), a penalty at once for the others."""
+        return self._event({"type": "violation", "seat": seat, "code": code})
+
+    def _on_violation(self, event: dict[str, Any]) -> ViolationRecord:
+        s, seat, code = self._state, event.get("seat"), event.get("code")
+        if seat not in (1, 2, 3, 4):
+            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+        if code == "no_show" or code not in rules.VIOLATION_CODES:
+            raise PartitionError(f"unknown violation code {code!r}; known: {', '.join(rules.PENALTY_CODES)}")
+        scope = self.regulations.repeat_scope
+        same = [v for v in s.violations if v.code == code and v.annulled is None
+                and (v.seat == seat or (scope == "pair_partition" and v.seat % 2 == seat % 2))]
+        earlier = len(same) + (self.earlier_violations.get((seat, code), 0)
+                               if scope == "player_tournament" else 0)
+        consequence = rules.violation_consequence(code, earlier)
+        annulled = self._annulled.get(self._index)
+        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled)
+        s.violations.append(record)
+        if consequence == "penalty" and annulled is None:
+            self._penalty(seat, code, record.id, bool(event.get("during_deal")))
+        return record
+
+    def annul_violation(self, violation_id: int, reason: str) -> None:
+        """The referee annuls a violation as justified; a penalty that followed from it is
+        withdrawn and the next violation of the same kind is again a first one (RULES 6)."""
+        self._event({"type": "annul", "violation": violation_id, "reason": reason})
+
+    def _on_annul(self, event: dict[str, Any]) -> None:
+        vid, reason = event.get("violation"), event.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise PartitionError("an annulment needs a reason")
+        if self._replaying:
+            return
+        if not (isinstance(vid, int) and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
+            raise PartitionError(f"no violation {vid!r} to annul")
+        if vid in self._annulled:
+            raise PartitionError(f"violation {vid} is already annulled")
+        self._annulled[vid] = reason
+        try:
+            self._replay()
+        except RulesError:
+            del self._annulled[vid]
+            self._replay()
+            raise
+
+    def expire_time(self, during_deal: bool) -> None:
+        """The partition's clock ran out, during a deal (it is the last) or between deals (one
+        more deal is played), RULES 5."""
+        self._event({"type": "time", "during_deal": during_deal})
+
+    def _on_time(self, event: dict[str, Any]) -> None:
+        self._check_open("clock")
+        s = self._state
+        if s.time_expired is not None:
+            raise PartitionError("the clock has already run out")
+        played = len(s.deals)
+        s.time_expired = ("during_deal", played + 1) if event.get("during_deal") else ("after_deal", played)
+        self._decide()
+
+    def record_no_show(self, absent: str) -> Decision:
+        """Pair ``"A"``, ``"B"`` or ``"both"`` had not appeared by the no-show deadline (RULES 5)."""
+        return self._event({"type": "no_show", "absent": absent})
+
+    def _on_no_show(self, event: dict[str, Any]) -> Decision:
+        self._check_open("no-show")
+        s, absent = self._state, event.get("absent")
+        if absent not in ("A", "B", "both"):
+            raise PartitionError(f"the absent pair is \"A\", \"B\" or \"both\", got {absent!r}")
+        if s.deals or self.current is not None:
+            raise PartitionError("a no-show is recorded before the first deal")
+        award = self.regulations.no_show_award
+        s.no_show = absent
+        s.totals = {"A": (0, award), "B": (award, 0), "both": (0, 0)}[absent]
+        s.decision = Decision(None if absent == "both" else rules.other_pair(absent), "no_show")
+        return s.decision
+
+    def forfeit(self, pair: str) -> Decision:
+        """The chief referee declares the partition lost by ``pair`` after the regulations'
+        number of penalties (``penalties_to_forfeit``, RULES 7)."""
+        return self._event({"type": "forfeit", "pair": pair})
+
+    def _on_forfeit(self, event: dict[str, Any]) -> Decision:
+        self._check_open("forfeit")
+        s, pair, limit = self._state, event.get("pair"), self.regulations.penalties_to_forfeit
+        if pair not in ("A", "B"):
+            raise PartitionError(f"the pair is \"A\" or \"B\", got {pair!r}")
+        count = sum(1 for p in s.penalties if p.pair == pair)
+        if limit is None:
+            raise PartitionError("the regulations allow no forfeit (penalties_to_forfeit is not set)")
+        if count < limit:
+            raise PartitionError(f"pair {pair} has {count} penalties; a forfeit needs {limit}")
+        self.current = None
+        self._count_pending()
+        s.decision = Decision(rules.other_pair(pair), "forfeit")
+        return s.decision
+
+    def _replay(self) -> None:
+        current, self.current, self._state = self.current, None, _State()
+        self._replaying = True
+        try:
+            for self._index, event in enumerate(self.events):
+                self._apply(event)
+        finally:
+            self._replaying = False
+            self.current = current
+
+    # -- storing -------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the regulations, every event, and the deal being played."""
+        return {
+            "regulations": self.regulations.to_dict(),
+            "earlier_violations": [[seat, code, n] for (seat, code), n in self.earlier_violations.items()],
+            "events": [{k: v.to_dict() if isinstance(v, Deal) else v for k, v in e.items()}
+                       for e in self.events],
+            "current": None if self.current is None else self.current.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Partition:
+        """Replay a partition stored by :meth:`to_dict`."""
+        partition = cls(Regulations.from_dict(data.get("regulations")),
+                        earlier_violations={(s, c): n for s, c, n in data.get("earlier_violations", [])})
+        for k, event in enumerate(data.get("events", []), 1):
+            try:
+                partition._event(dict(event))
+            except RulesError as error:
+                raise error.at(f"event {k}") from None
+        if data.get("current") is not None:
+            partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
+        return partition

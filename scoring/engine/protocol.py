@@ -1,0 +1,270 @@
+"""The partition protocol interchange format, ``domino-protocol/1`` (shared/PROTOCOL_FORMAT.md).
+
+:func:`read_protocol` turns a protocol document into a :class:`Partition` (refusing bad input as a
+whole, with the place named: ``deal 3, move 7: 4-2 does not fit ends 5|1``); :func:`result_of`
+writes the output document of a partition; :func:`score_protocol` does both;
+:func:`write_protocol` exports a partition back to the input format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .deal import Deal
+from .errors import ProtocolError, RulesError
+from .partition import DealRecord, Partition
+from .regulations import Regulations
+
+__all__ = ["FORMAT", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
+
+FORMAT = "domino-protocol/1"
+_KEYS = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show"}
+_DEAL_KEYS = {"end", "seat", "pips"}
+_MOVE_DEAL_KEYS = {"hands", "moves"}
+
+
+def _fail(message: str, where: str | None = None) -> ProtocolError:
+    return ProtocolError(message, where)
+
+
+def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
+    """The partition a protocol document describes, and its pair names (if given)."""
+    if not isinstance(doc, Mapping):
+        raise _fail("a protocol must be a JSON object")
+    if doc.get("format") != FORMAT:
+        raise _fail(f"must be {FORMAT!r}, got {doc.get('format')!r}", "format")
+    unknown = sorted(set(doc) - _KEYS)
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r}")
+    pairs = _read_pairs(doc.get("pairs"))
+    partition = Partition(Regulations.from_dict(doc.get("regulations")))
+    deals = doc.get("deals")
+    if not isinstance(deals, list):
+        raise _fail("must be a list of deals", "deals")
+    penalties = _read_penalties(doc.get("penalties"), len(deals))
+    time_expired = _read_time(doc.get("time_expired"), len(deals))
+    no_show = doc.get("no_show")
+    if no_show is not None:
+        if deals:
+            raise _fail("a partition with a no-show has no deals", "deals")
+        _place(partition.record_no_show, "no_show", no_show)
+        if "first_leader" in doc and doc["first_leader"] is not None:
+            _place(partition.draw_lead, "first_leader", doc["first_leader"])
+        for k, (_, seat, code) in enumerate(penalties, 1):
+            _place(partition.write_penalty, f"penalty {k}", seat, code)
+        return partition, pairs
+    if "first_leader" not in doc:
+        raise _fail("the seat that won the lead draw is missing", "first_leader")
+    _place(partition.draw_lead, "first_leader", doc["first_leader"])
+
+    def between(done: int) -> None:
+        """Events written after deal ``done`` and before the next one, in the format's order."""
+        for k, (after, seat, code) in enumerate(penalties, 1):
+            if after == done:
+                _place(partition.write_penalty, f"penalty {k}", seat, code)
+        if time_expired == ("after_deal", done):
+            _place(partition.expire_time, "time_expired", False)
+        if time_expired == ("during_deal", done + 1):
+            _place(partition.expire_time, "time_expired", True)
+
+    between(0)
+    for n, deal in enumerate(deals, 1):
+        try:
+            _read_deal(partition, deal, last=n == len(deals))
+        except RulesError as error:
+            raise error.at(f"deal {n}") from None
+        if partition.current is None:
+            between(n)
+    if partition.current is not None:
+        # The last deal is still being played: penalties after it were written during it.
+        n = len(deals)
+        if time_expired == ("after_deal", n):
+            raise _fail(f"deal {n} is still being played: the clock cannot have run out after it",
+                        "time_expired")
+        for k, (after, seat, code) in enumerate(penalties, 1):
+            if after == n:
+                _place(partition.write_penalty, f"penalty {k}", seat, code)
+    return partition, pairs
+
+
+def _place(method: Any, where: str, *args: Any) -> Any:
+    try:
+        return method(*args)
+    except RulesError as error:
+        raise error.at(where) from None
+
+
+def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
+    if pairs is None:
+        return None
+    if not (isinstance(pairs, Mapping) and set(pairs) == {"A", "B"}
+            and all(isinstance(pairs[p], list) and len(pairs[p]) == 2
+                    and all(isinstance(n, str) for n in pairs[p]) for p in "AB")):
+        raise _fail("must give pair A and pair B, two names each", "pairs")
+    return {p: list(pairs[p]) for p in "AB"}
+
+
+def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, int, str]]:
+    if penalties is None:
+        return []
+    if not isinstance(penalties, list):
+        raise _fail("must be a list", "penalties")
+    result = []
+    for k, item in enumerate(penalties, 1):
+        where = f"penalty {k}"
+        if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
+            raise _fail("a penalty has exactly after_deal, seat and code", where)
+        after = item["after_deal"]
+        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= deals:
+            raise _fail(f"after_deal must be 0 to {deals} (the deals given), got {after!r}", where)
+        result.append((after, item["seat"], item["code"]))
+    return result
+
+
+def _read_time(value: Any, deals: int) -> tuple[str, int] | None:
+    if value is None:
+        return None
+    if not (isinstance(value, Mapping) and len(value) == 1
+            and next(iter(value)) in ("during_deal", "after_deal")):
+        raise _fail("must be {\"during_deal\": N} or {\"after_deal\": N}", "time_expired")
+    kind, n = next(iter(value.items()))
+    low, high = (1, deals + 1) if kind == "during_deal" else (0, deals)
+    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
+        raise _fail(f"{kind} must be {low} to {high} for the {deals} deals given, got {n!r}", "time_expired")
+    return kind, n
+
+
+def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
+    if not isinstance(deal, Mapping):
+        raise _fail("a deal must be an object")
+    if "hands" in deal:
+        unknown = sorted(set(deal) - _MOVE_DEAL_KEYS)
+        if unknown:
+            raise _fail(f"unknown key {unknown[0]!r} in a move-form deal")
+        moves = deal.get("moves")
+        if not isinstance(moves, list):
+            raise _fail("must be a list", "moves")
+        hands = deal["hands"]
+        if not isinstance(hands, Mapping) or sorted(hands) != ["1", "2", "3", "4"] or not all(
+                isinstance(hands[s], list) for s in "1234"):
+            raise _fail("must give the hands of seats \"1\" to \"4\" as lists of tiles", "hands")
+        current = partition.start_deal(hands=[hands[s] for s in "1234"])
+        try:
+            for k, move in enumerate(moves, 1):
+                if current.is_over:
+                    raise _fail(f"the deal is already over ({current.outcome.end}):"  # type: ignore[union-attr]
+                                " no move after it", f"move {k}")
+                try:
+                    current.apply(move)
+                except RulesError as error:
+                    raise error.at(f"move {k}") from None
+                partition._close_if_over()
+        except RulesError:
+            partition.current = None
+            raise
+        if partition.current is not None and not last:
+            raise _fail("the deal stops before its end: only the last deal of a protocol may")
+        return
+    unknown = sorted(set(deal) - _DEAL_KEYS)
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r} in a deal")
+    pips = deal.get("pips")
+    if not (isinstance(pips, Mapping) and set(pips) == {"A", "B"}):
+        raise _fail("must give the pips of pair A and pair B", "pips")
+    partition.record_deal(deal.get("end"), deal.get("seat"), (pips["A"], pips["B"]))
+
+
+def allowances_of(deal: Mapping[str, Any], times: tuple[int, int, int, int]) -> list[int]:
+    """The seconds allowed for each move of a move-form deal, in order (RULES 6)."""
+    replay = Deal([deal["hands"][s] for s in "1234"], deal["leader"], times)
+    result = []
+    for move in deal["moves"]:
+        if "tile" in move or "pass" in move:
+            result.append(replay.allowance())
+        replay.apply(move)
+    return result
+
+
+def _totals(totals: tuple[int, int]) -> dict[str, int]:
+    return {"A": totals[0], "B": totals[1]}
+
+
+def _deal_output(record: DealRecord, times: tuple[int, int, int, int]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "n": record.n, "leader": record.leader, "end": record.end, "seat": record.seat,
+        "winner": record.winner, "points": record.points, "pips": _totals(record.pips),
+        "totals": _totals(record.totals),
+    }
+    if record.deal is not None:
+        out["allowances"] = allowances_of(record.deal.to_dict(), times)
+    return out
+
+
+def result_of(partition: Partition) -> dict[str, Any]:
+    """The output document of a partition (deals, penalties, totals, winner, reason)."""
+    times = partition.regulations.allowances()
+    decision = partition.decision
+    out: dict[str, Any] = {
+        "deals": [_deal_output(d, times) for d in partition.deals],
+        "penalties": [
+            {"after_deal": p.after_deal, "seat": p.seat, "code": p.code, "pair": p.pair,
+             "points": p.points, "totals": _totals(p.totals)}
+            for p in partition.penalties
+        ],
+        "totals": _totals(partition.totals),
+        "winner": decision.winner if decision else None,
+        "reason": decision.reason if decision else None,
+    }
+    if partition.current is not None:
+        current = partition.current.to_dict()
+        status = partition.status()
+        out["current"] = {"n": status.deal, "leader": current["leader"], "to_move": partition.current.to_move,
+                          "allowances": allowances_of(current, times),
+                          "allowance": partition.current.allowance(),
+                          "pending_penalties": [{"seat": p.seat, "code": p.code, "pair": p.pair,
+                                                 "points": p.points} for p in partition.pending_penalties]}
+    return out
+
+
+def score_protocol(doc: Any) -> dict[str, Any]:
+    """Read a protocol document and write its output document."""
+    return result_of(read_protocol(doc)[0])
+
+
+def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """Export a partition to the input format. Warnings and annulled violations have no place
+    in the format and are left out; the penalties they led to are kept."""
+    regulations = {k: v for k, v in partition.regulations.to_dict().items() if v is not None}
+    penalties = []
+    false_pass_deals = {d.n for d in partition.deals if d.end == "false_pass"}
+    for p in partition.penalties + partition.pending_penalties:
+        if p.code == "false_pass" and p.violation is None and p.after_deal in false_pass_deals:
+            false_pass_deals.discard(p.after_deal)  # written by the false-pass deal itself
+            continue
+        penalties.append({"after_deal": p.after_deal, "seat": p.seat, "code": p.code})
+    deals: list[dict[str, Any]] = []
+    for d in partition.deals:
+        if d.deal is not None and d.end != "false_pass":
+            played = d.deal.to_dict()
+            deals.append({"hands": played["hands"], "moves": played["moves"]})
+        else:
+            deal: dict[str, Any] = {"end": d.end, "pips": _totals(d.pips)}
+            if d.seat is not None:
+                deal["seat"] = d.seat
+            deals.append(deal)
+    if partition.current is not None:
+        current = partition.current.to_dict()
+        deals.append({"hands": current["hands"], "moves": current["moves"]})
+    doc: dict[str, Any] = {"format": FORMAT, "regulations": regulations}
+    if pairs is not None:
+        doc["pairs"] = {p: list(pairs[p]) for p in "AB"}
+    if partition.first_leader is not None:
+        doc["first_leader"] = partition.first_leader
+    doc["deals"] = deals
+    if penalties:
+        doc["penalties"] = penalties
+    if partition.time_expired is not None:
+        kind, n = partition.time_expired
+        doc["time_expired"] = {kind: n}
+    doc["no_show"] = partition.no_show
+    return doc

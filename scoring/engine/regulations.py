@@ -1,0 +1,144 @@
+"""The tournament's regulations (регламент): every setting of RULES.md with its default.
+
+:class:`Regulations` is one immutable, validated value. Build it from a dict with
+:meth:`Regulations.from_dict` (unknown keys and impossible values raise
+:class:`~scoring.engine.errors.RegulationsError` naming the key) and store it with
+:meth:`Regulations.to_dict`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from .errors import RegulationsError
+
+__all__ = ["Regulations", "STANDINGS_METRICS"]
+
+#: Metric names the standings precedence may use (RULES 8), in their default order first.
+STANDINGS_METRICS = (
+    "wins", "points_difference", "points_for", "buchholz", "head_to_head",
+    "points_against", "penalties",
+)
+
+
+@dataclass(frozen=True)
+class Regulations:
+    """Settings of RULES.md; field comments give the section."""
+
+    # 5: how a partition ends
+    format: str = "target"  # "target" | "fixed_deals"
+    target: int = 200
+    deals: int = 8  # fixed-deals format: a multiple of 4
+    partition_minutes: int = 40
+    no_show_minutes: int = 5
+    no_show_points: int | None = None  # None: the target
+    # 3, 4: play and deal scoring
+    direction: str = "counter_clockwise"  # "counter_clockwise" | "clockwise"
+    next_lead: str = "rotation"  # "rotation" | "winner"
+    deal_points: str = "all_hands"  # "all_hands" | "opponents_only"
+    fish_tie: str = "nobody"  # "nobody" | "carry"
+    # 6: move timing, seconds
+    time_single: int = 5
+    time_several: int = 20
+    time_fish: int = 60
+    time_pass: int = 5
+    repeat_scope: str = "player_partition"  # "player_partition" | "pair_partition" | "player_tournament"
+    # 7: penalties
+    penalty_points: int = 25
+    penalty_mode: str = "award_opponents"  # "award_opponents" | "deduct_offenders"
+    false_pass_award: str = "none"  # "none" | "opponents_score"
+    penalties_to_forfeit: int | None = None
+    # 8: tournament scoring
+    win_points: int = 1
+    bye_points: int = 0
+    standings: tuple[str, ...] = field(default=STANDINGS_METRICS[:5])
+
+    CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "format": ("target", "fixed_deals"),
+        "direction": ("counter_clockwise", "clockwise"),
+        "next_lead": ("rotation", "winner"),
+        "deal_points": ("all_hands", "opponents_only"),
+        "fish_tie": ("nobody", "carry"),
+        "repeat_scope": ("player_partition", "pair_partition", "player_tournament"),
+        "penalty_mode": ("award_opponents", "deduct_offenders"),
+        "false_pass_award": ("none", "opponents_score"),
+    }
+    #: Inclusive bounds of the whole-number settings (None: no upper bound).
+    BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {
+        "target": (1, 10_000),
+        "deals": (4, 400),
+        "partition_minutes": (30, 50),
+        "no_show_minutes": (1, 60),
+        "no_show_points": (0, 10_000),
+        "time_single": (1, 600),
+        "time_several": (1, 600),
+        "time_fish": (1, 600),
+        "time_pass": (1, 600),
+        "penalty_points": (1, 10_000),
+        "penalties_to_forfeit": (1, 100),
+        "win_points": (1, 100),
+        "bye_points": (0, 10_000),
+    }
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"no_show_points", "penalties_to_forfeit"})
+
+    def __post_init__(self) -> None:
+        for name, choices in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                self._fail(name, f"must be one of {', '.join(choices)}, got {value!r}")
+        for name, (low, high) in self.BOUNDS.items():
+            value = getattr(self, name)
+            if value is None and name in self.OPTIONAL:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool):
+                self._fail(name, f"must be a whole number, got {value!r}")
+            if value < low or (high is not None and value > high):
+                self._fail(name, f"must be from {low} to {high}, got {value}")
+        if self.deals % 4:
+            self._fail("deals", f"must be a multiple of 4 so that every seat leads equally, got {self.deals}")
+        standings = self.standings
+        if isinstance(standings, str) or not all(isinstance(m, str) for m in standings):
+            self._fail("standings", "must be a list of metric names")
+        unknown = [m for m in standings if m not in STANDINGS_METRICS]
+        if unknown:
+            self._fail("standings", f"unknown metric {unknown[0]!r}; known: {', '.join(STANDINGS_METRICS)}")
+        if len(set(standings)) != len(standings) or not standings:
+            self._fail("standings", "must name each metric at most once, and at least one")
+        object.__setattr__(self, "standings", tuple(standings))
+
+    @staticmethod
+    def _fail(name: str, message: str) -> None:
+        raise RegulationsError(message, f"regulations.{name}")
+
+    @property
+    def no_show_award(self) -> int:
+        """Points credited to the present pair on a no-show (RULES 5)."""
+        return self.target if self.no_show_points is None else self.no_show_points
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Regulations:
+        """Validated regulations; a missing key takes its default, an unknown key is an error."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise RegulationsError("must be an object of settings", "regulations")
+        known = {f.name for f in dataclasses.fields(cls)}
+        for key in data:
+            if key not in known:
+                raise RegulationsError(f"unknown setting {key!r}", f"regulations.{key}")
+        values = dict(data)
+        if "standings" in values and isinstance(values["standings"], list):
+            values["standings"] = tuple(values["standings"])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting, JSON-ready."""
+        data = dataclasses.asdict(self)
+        data["standings"] = list(self.standings)
+        return data
+
+    def allowances(self) -> tuple[int, int, int, int]:
+        """``(time_single, time_several, time_fish, time_pass)`` in seconds."""
+        return self.time_single, self.time_several, self.time_fish, self.time_pass

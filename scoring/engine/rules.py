@@ -1,0 +1,96 @@
+"""The scoring rules of RULES.md sections 4 to 7, one function per rule.
+
+Everything here is a pure function of its arguments; :class:`~scoring.engine.partition.Partition`
+calls them in order. Pairs are ``"A"`` (seats 1, 3) and ``"B"`` (seats 2, 4).
+"""
+
+from __future__ import annotations
+
+from .deal import DealOutcome, pair_of
+from .errors import PartitionError
+from .regulations import Regulations
+
+__all__ = [
+    "VIOLATION_CODES", "ESCALATING_CODES", "PENALTY_CODES", "other_pair", "deal_base_points",
+    "deal_winner", "check_pips", "next_leader", "violation_consequence", "penalty_delta",
+]
+
+#: Codes of RULES 7.
+VIOLATION_CODES = ("move_time", "conduct", "signs", "touched_tile", "wrong_lead", "out_of_turn",
+                   "false_pass", "moved_tiles", "no_show")
+#: Violations that bring a warning first and a pair penalty when repeated.
+ESCALATING_CODES = frozenset({"move_time", "conduct"})
+#: Codes a penalty can be written for (a no-show loses the partition instead).
+PENALTY_CODES = tuple(c for c in VIOLATION_CODES if c != "no_show")
+
+#: Most pips the hands can hold at fish: the 7 tiles of the fish number lie on the table, and
+#: those of 0 (the fewest pips, 21) leave 147.
+MAX_FISH_PIPS = 168 - 21
+
+
+def other_pair(pair: str) -> str:
+    return "B" if pair == "A" else "A"
+
+
+def deal_base_points(pips: tuple[int, int], loser: str, regulations: Regulations) -> int:
+    """What the winners of a deal score (RULES 4.2): all pips in all hands, or only the losers'."""
+    if regulations.deal_points == "all_hands":
+        return pips[0] + pips[1]
+    return pips[0] if loser == "A" else pips[1]
+
+
+def deal_winner(outcome: DealOutcome, regulations: Regulations) -> str | None:
+    """The pair that wins a deal (RULES 4.2, 4.3, 7): domino's pair; at fish the smaller pip
+    total, nobody when level; after a false pass nobody, or the opponents with
+    ``false_pass_award = opponents_score``."""
+    if outcome.end == "domino":
+        return pair_of(outcome.seat)  # type: ignore[arg-type]
+    if outcome.end == "fish":
+        a, b = outcome.pips
+        return None if a == b else ("A" if a < b else "B")
+    if regulations.false_pass_award == "opponents_score":
+        return other_pair(pair_of(outcome.seat))  # type: ignore[arg-type]
+    return None
+
+
+def check_pips(end: str, pips: tuple[int, int]) -> None:
+    """Refuse pips a deal cannot end with (summary form)."""
+    for pair, value in zip("AB", pips):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise PartitionError(f"pips of pair {pair} must be a whole number 0 or more, got {value!r}")
+    total = pips[0] + pips[1]
+    if total > 168:
+        raise PartitionError(f"pips {pips[0]} + {pips[1]} = {total}: the whole set has only 168")
+    if end == "fish" and total > MAX_FISH_PIPS:
+        raise PartitionError(f"pips {pips[0]} + {pips[1]} = {total}: at fish the 7 tiles of one number"
+                             f" are on the table, so the hands hold at most {MAX_FISH_PIPS}")
+    if end == "domino" and total == 0:
+        raise PartitionError("pips 0 + 0: after domino three players still hold tiles, and only"
+                             " 0-0 has no pips")
+
+
+def next_leader(previous_leader: int, outcome: DealOutcome, regulations: Regulations) -> int:
+    """Who leads the deal after one that ended with ``outcome`` (RULES 3)."""
+    if regulations.next_lead == "winner" and outcome.end != "false_pass" and outcome.seat:
+        return outcome.seat
+    return previous_leader % 4 + 1
+
+
+def violation_consequence(code: str, earlier: int) -> str:
+    """``"warning"`` or ``"penalty"`` for a violation with ``earlier`` counted violations of the
+    same code in its scope (RULES 6, 7); a no-show is ``"lost"``."""
+    if code not in VIOLATION_CODES:
+        raise PartitionError(f"unknown violation code {code!r}; known: {', '.join(VIOLATION_CODES)}")
+    if code == "no_show":
+        return "lost"
+    if code in ESCALATING_CODES and earlier == 0:
+        return "warning"
+    return "penalty"
+
+
+def penalty_delta(pair: str, regulations: Regulations) -> tuple[int, int]:
+    """Change of the totals (A, B) for a penalty on ``pair`` (RULES 7)."""
+    points = regulations.penalty_points
+    if regulations.penalty_mode == "award_opponents":
+        return (0, points) if pair == "A" else (points, 0)
+    return (-points, 0) if pair == "A" else (0, -points)

@@ -1,0 +1,51 @@
+"""Random legal play: whole deals and partitions played by players who pick uniformly among
+their legal moves. Used by property tests, the benchmark and the demo data; the rules come
+from :class:`Deal` and :class:`Partition`, nothing is re-implemented here."""
+
+from __future__ import annotations
+
+import random
+
+from .deal import Deal, new_seed
+from .partition import Partition
+from .regulations import Regulations
+
+__all__ = ["play_random_move", "play_random_deal", "play_random_partition"]
+
+
+def play_random_move(deal: Deal, rng: random.Random) -> int:
+    """Make one random legal move (or pass) for the player to move; returns its allowance."""
+    ml, mr, allowance = deal.options()
+    n_left = ml.bit_count()
+    n = n_left + mr.bit_count()
+    if not n:
+        deal.pass_turn()
+        return allowance
+    k = int(rng.random() * n)
+    mask, side = (ml, 0) if k < n_left else (mr, 1)
+    if side:
+        k -= n_left
+    for _ in range(k):
+        mask &= mask - 1
+    deal.place((mask & -mask).bit_length() - 1, side)
+    return allowance
+
+
+def play_random_deal(deal: Deal, rng: random.Random) -> list[int]:
+    """Play ``deal`` to its end at random; returns the allowance of every move."""
+    allowances = []
+    while deal.outcome is None:
+        allowances.append(play_random_move(deal, rng))
+    return allowances
+
+
+def play_random_partition(regulations: Regulations | None = None, seed: int = 0) -> Partition:
+    """A whole partition played at random from ``seed``: the lead draw, then deals dealt from
+    seeds drawn from the same generator, until the partition is decided."""
+    rng = random.Random(seed)
+    partition = Partition(regulations, first_leader=rng.randint(1, 4))
+    while not partition.is_over:
+        deal = partition.start_deal(seed=new_seed(rng))
+        play_random_deal(deal, rng)
+        partition._close_if_over()
+    return partition

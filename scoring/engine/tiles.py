@@ -1,0 +1,186 @@
+"""Tiles of the double-six set and the bit masks the engine computes with.
+
+The 28 tiles are numbered 0..27 (0-0, 0-1, ..., 0-6, 1-1, ..., 6-6). A set of tiles (a hand, the
+tiles on the table) is an ``int`` bit mask with bit ``i`` for tile ``i``: membership, playable
+tiles and pip sums are a few integer operations, which is what makes simulation fast.
+
+:class:`Tile` objects are interned: ``Tile(5, 1) is Tile(1, 5) is TILES[11]``.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Iterable, Iterator
+
+__all__ = [
+    "Tile",
+    "TILES",
+    "ALL_TILES",
+    "SUIT",
+    "TOTAL_PIPS",
+    "tile_index",
+    "other_half",
+    "mask_of",
+    "tiles_of",
+    "pips_of",
+    "parse_tile",
+]
+
+#: The numbers on a half, 0 to 6.
+NUMBERS: Final = range(7)
+
+_LOW: list[int] = []
+_HIGH: list[int] = []
+for _a in NUMBERS:
+    for _b in range(_a, 7):
+        _LOW.append(_a)
+        _HIGH.append(_b)
+
+_INDEX: dict[tuple[int, int], int] = {}
+for _i, (_a, _b) in enumerate(zip(_LOW, _HIGH)):
+    _INDEX[(_a, _b)] = _INDEX[(_b, _a)] = _i
+
+#: Mask of every tile.
+ALL_TILES: Final[int] = (1 << 28) - 1
+#: ``SUIT[v]``: mask of the 7 tiles that carry the number ``v``.
+SUIT: Final[tuple[int, ...]] = tuple(
+    sum(1 << i for i in range(28) if v in (_LOW[i], _HIGH[i])) for v in NUMBERS
+)
+#: ``LOW[i]``, ``HIGH[i]``: the halves of tile ``i``.
+LOW: Final[tuple[int, ...]] = tuple(_LOW)
+HIGH: Final[tuple[int, ...]] = tuple(_HIGH)
+#: ``PIPS[i]``: pips of tile ``i``.
+PIPS: Final[tuple[int, ...]] = tuple(a + b for a, b in zip(_LOW, _HIGH))
+#: ``OTHER[i * 7 + v]``: the half of tile ``i`` that stays open when it is put on a ``v`` end
+#: (-1 when the tile carries no ``v``).
+OTHER: Final[tuple[int, ...]] = tuple(
+    (_HIGH[i] if _LOW[i] == v else _LOW[i]) if v in (_LOW[i], _HIGH[i]) else -1
+    for i in range(28)
+    for v in NUMBERS
+)
+TOTAL_PIPS: Final[int] = sum(PIPS)  # 168
+
+
+class Tile:
+    """One domino tile, immutable and interned; ``low <= high``.
+
+    >>> Tile(5, 1)
+    Tile(1, 5)
+    >>> str(Tile.parse("1-5")), Tile(6, 6).pips, Tile(6, 6).is_double
+    ('5-1', 12, True)
+    """
+
+    __slots__ = ("index", "low", "high", "bit")
+    index: int
+    low: int
+    high: int
+    bit: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        try:
+            return TILES[_INDEX[(a, b)]]
+        except (KeyError, TypeError):
+            raise ValueError(f"no tile {a}-{b}: halves are numbers 0 to 6") from None
+
+    @classmethod
+    def _make(cls, index: int) -> Tile:
+        tile = object.__new__(cls)
+        for name, value in (("index", index), ("low", _LOW[index]), ("high", _HIGH[index]),
+                            ("bit", 1 << index)):
+            object.__setattr__(tile, name, value)
+        return tile
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Read ``"a-b"`` (either order)."""
+        return TILES[parse_tile(text)]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("tiles are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("tiles are immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return Tile, (self.low, self.high)
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    def has(self, number: int) -> bool:
+        """Whether one half shows ``number``."""
+        return number == self.low or number == self.high
+
+    def other(self, number: int) -> int:
+        """The half left open when this tile is matched on ``number``."""
+        return other_half(self.index, number)
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}, {self.high})"
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+
+TILES: Final[tuple[Tile, ...]] = tuple(Tile._make(i) for i in range(28))
+
+
+def tile_index(a: int, b: int) -> int:
+    """Index of the tile ``a-b`` (either order)."""
+    return _INDEX[(a, b)]
+
+
+def other_half(index: int, number: int) -> int:
+    """The half of tile ``index`` left open when it is matched on ``number``; -1 if it has none."""
+    return OTHER[index * 7 + number]
+
+
+def parse_tile(text: str) -> int:
+    """Index of a tile written ``"a-b"``; :class:`ValueError` naming the text otherwise."""
+    parts = text.split("-") if isinstance(text, str) else ()
+    if len(parts) == 2 and all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        key = (int(parts[0]), int(parts[1]))
+        if key in _INDEX:
+            return _INDEX[key]
+    raise ValueError(f"{text!r} is not a tile: write it \"a-b\" with halves 0 to 6")
+
+
+def mask_of(tiles: Iterable[Tile | int]) -> int:
+    """Bit mask of tiles given as :class:`Tile` objects or indices."""
+    mask = 0
+    for t in tiles:
+        mask |= t.bit if isinstance(t, Tile) else 1 << t
+    return mask
+
+
+def indices_of(mask: int) -> Iterator[int]:
+    """Indices of the tiles in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def tiles_of(mask: int) -> list[Tile]:
+    """The tiles of a mask, in index order."""
+    return [TILES[i] for i in indices_of(mask)]
+
+
+#: Pips of every set of the tiles 0-6, 7-13, 14-20 and 21-27: a mask's pips in four look-ups.
+_PIPS_BY_7 = tuple(
+    tuple(sum(PIPS[base + i] for i in range(7) if m >> i & 1) for m in range(128))
+    for base in (0, 7, 14, 21)
+)
+
+
+def pips_of(mask: int) -> int:
+    """Pips of all tiles in ``mask``."""
+    t = _PIPS_BY_7
+    return t[0][mask & 127] + t[1][mask >> 7 & 127] + t[2][mask >> 14 & 127] + t[3][mask >> 21 & 127]

@@ -1,0 +1,77 @@
+"""``manage.py score_protocol``: the engine's protocol format from the command line."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Hand-checked against RULES.md: deal 1 domino by seat 3 (pair A) scores all hands 4 + 31 = 35;
+# deal 2 fish, A holds fewer pips (18 < 25) and scores 43; seat 4's signs penalty gives A 25.
+PROTOCOL = {
+    "format": "domino-protocol/1",
+    "first_leader": 4,
+    "deals": [
+        {"end": "domino", "seat": 3, "pips": {"A": 4, "B": 31}},
+        {"end": "fish", "pips": {"A": 18, "B": 25}},
+    ],
+    "penalties": [{"after_deal": 2, "seat": 4, "code": "signs"}],
+}
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "manage.py", "score_protocol", *args], cwd=ROOT,
+                          input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_scores_a_file(tmp_path):
+    path = tmp_path / "protocol.json"
+    path.write_text(json.dumps(PROTOCOL), encoding="utf-8")
+    done = run(str(path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert [d["leader"] for d in out["deals"]] == [4, 1]
+    assert [d["points"] for d in out["deals"]] == [35, 43]
+    assert out["penalties"][0]["totals"] == {"A": 103, "B": 0}
+    assert out["totals"] == {"A": 103, "B": 0}
+    assert out["winner"] is None and out["reason"] is None
+
+
+def test_reads_standard_input():
+    done = run("-", stdin=json.dumps({**PROTOCOL, "time_expired": {"after_deal": 2},
+                                     "deals": PROTOCOL["deals"] + [{"end": "domino", "seat": 2,
+                                                                    "pips": {"A": 30, "B": 3}}]}))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    # One more deal after the clock ran out between deals 2 and 3; B scores 33 and A wins 103:33.
+    assert out["totals"] == {"A": 103, "B": 33}
+    assert (out["winner"], out["reason"]) == ("A", "time")
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({**PROTOCOL, "penalties": [{"after_deal": 1, "seat": 2, "code": "rudeness"}]},
+     "penalty 1: unknown penalty code 'rudeness'"),
+    ({**PROTOCOL, "regulations": {"target": -5}}, "regulations.target"),
+    ({**PROTOCOL, "deals": [{"end": "fish", "pips": {"A": 100, "B": 90}}], "penalties": []},
+     "deal 1: pips 100 + 90 = 190"),
+])
+def test_refuses_bad_input_naming_the_place(doc, message):
+    done = run("-", stdin=json.dumps(doc))
+    assert done.returncode != 0
+    assert message in done.stderr
+    assert done.stdout == ""
+
+
+def test_refuses_text_that_is_not_json():
+    done = run("-", stdin="{\"format\": ")
+    assert done.returncode != 0
+    assert "not JSON: line 1" in done.stderr
+
+
+def test_missing_file():
+    done = run("/nonexistent/protocol.json")
+    assert done.returncode != 0
+    assert "cannot read /nonexistent/protocol.json" in done.stderr
