@@ -1,0 +1,24 @@
+"""Pairing (draw) algorithms for the tournament formats of RULES.md section 8.
+
+Pure functions over plain values: callers pass ids, standings and histories, and store the
+result themselves. Every invalid input raises :class:`DrawError`.
+"""
+
+from .errors import DrawError
+from .individual import IndividualDraw, individual_tour
+from .manual import validate_manual
+from .round_robin import berger_schedule, round_robin_tour, tour_count
+from .swiss import SwissDraw, SwissEntrant, swiss_tour
+
+__all__ = [
+    "DrawError",
+    "IndividualDraw",
+    "SwissDraw",
+    "SwissEntrant",
+    "berger_schedule",
+    "individual_tour",
+    "round_robin_tour",
+    "swiss_tour",
+    "tour_count",
+    "validate_manual",
+]
