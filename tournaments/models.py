@@ -1,0 +1,247 @@
+"""Tournaments, their staff, players, pairs, tours and tables.
+
+Business rules live in :mod:`tournaments.services`; the models hold data and the constraints the
+database itself can guarantee.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import Regulations
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        INDIVIDUAL = "individual", _("Individual")
+        MANUAL = "manual", _("Manual")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name"), max_length=80, unique=True,
+                            help_text=_("Used in addresses: letters, digits, hyphens."))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    format = models.CharField(_("draw format"), max_length=20, choices=Format.choices, default=Format.SWISS)
+    # Every setting of RULES.md, as Regulations.to_dict() writes it; validated by the engine.
+    regulations = models.JSONField(_("regulations"), default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="tournament_dates_in_order"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament", kwargs={"slug": self.slug})
+
+    @property
+    def rules(self) -> Regulations:
+        """The regulations as the engine's validated value object."""
+        return Regulations.from_dict(self.regulations)
+
+    @property
+    def is_individual(self) -> bool:
+        return self.format == self.Format.INDIVIDUAL
+
+
+class Role(models.Model):
+    """A user's part in running one tournament."""
+
+    class Kind(models.TextChoices):
+        ORGANISER = "organiser", _("Organiser")
+        CHIEF_REFEREE = "chief_referee", _("Chief referee")
+        REFEREE = "referee", _("Referee")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles")
+    kind = models.CharField(_("role"), max_length=20, choices=Kind.choices)
+
+    class Meta:
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
+        constraints = [models.UniqueConstraint(fields=["tournament", "user", "kind"], name="role_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_kind_display()}"
+
+
+class Player(models.Model):
+    """A person who plays; the same player can take part in many tournaments."""
+
+    last_name = models.CharField(_("last name"), max_length=100)
+    first_name = models.CharField(_("first name"), max_length=100, blank=True)
+    club = models.CharField(_("club"), max_length=200, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    federation_id = models.CharField(_("federation id"), max_length=50, blank=True)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="player", verbose_name=_("account"))
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["federation_id"], condition=~Q(federation_id=""),
+                                    name="player_federation_id_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_name} {self.first_name}".strip()
+
+    def get_absolute_url(self) -> str:
+        return reverse("player", kwargs={"pk": self.pk})
+
+
+class Entry(models.Model):
+    """A player registered for a tournament (in pair events, through his pair)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["player__last_name", "player__first_name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class Pair(models.Model):
+    """Two partners. In pair events a pair is fixed for the tournament (``tour`` is empty); in
+    individual events the draw forms new pairs every tour."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairs")
+    tour = models.ForeignKey("Tour", null=True, blank=True, on_delete=models.CASCADE, related_name="pairs")
+    number = models.PositiveIntegerField(_("start number"))
+    first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player"))
+    second = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player"))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("pair")
+        verbose_name_plural = _("pairs")
+        constraints = [
+            models.CheckConstraint(condition=~Q(first=F("second")), name="pair_two_players"),
+            models.UniqueConstraint(fields=["tournament", "number"], condition=Q(tour__isnull=True),
+                                    name="pair_number_unique"),
+            models.UniqueConstraint(fields=["tour", "number"], condition=Q(tour__isnull=False),
+                                    name="tour_pair_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first.last_name} — {self.second.last_name}"
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return self.first, self.second
+
+
+class Tour(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tours")
+    number = models.PositiveIntegerField(_("number"))
+    planned_start = models.DateTimeField(_("planned start"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("tour")
+        verbose_name_plural = _("tours")
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tour_number_unique")]
+
+    def __str__(self) -> str:
+        return _("Tour %(number)s") % {"number": self.number}
+
+    def get_absolute_url(self) -> str:
+        return reverse("tour", kwargs={"slug": self.tournament.slug, "number": self.number})
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != self.Status.DRAFT
+
+
+class Table(models.Model):
+    """Two pairs at one table in one tour: pair A at seats 1 and 3, pair B at seats 2 and 4."""
+
+    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("table"))
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="refereed_tables", verbose_name=_("referee"))
+    pair_a = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="tables_as_a", verbose_name=_("pair A"))
+    pair_b = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="tables_as_b", verbose_name=_("pair B"))
+    seat1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 1"))
+    seat2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 2"))
+    seat3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 3"))
+    seat4 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 4"))
+
+    class Meta:
+        ordering = ["tour", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["tour", "number"], name="table_number_unique"),
+            models.UniqueConstraint(fields=["tour", "pair_a"], name="table_pair_a_once"),
+            models.UniqueConstraint(fields=["tour", "pair_b"], name="table_pair_b_once"),
+            models.CheckConstraint(condition=~Q(pair_a=F("pair_b")), name="table_two_pairs"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.number}
+
+    @property
+    def seats(self) -> tuple[Player, Player, Player, Player]:
+        return self.seat1, self.seat2, self.seat3, self.seat4
+
+
+class Bye(models.Model):
+    """A pair without a table in a tour (odd number of pairs): a win, RULES 8."""
+
+    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="byes")
+    pair = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [models.UniqueConstraint(fields=["tour", "pair"], name="bye_once")]
+
+
+class SitOut(models.Model):
+    """A player left without a seat in an individual tour (players not a multiple of four)."""
+
+    tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tour", "player"], name="sit_out_once")]

@@ -1,0 +1,39 @@
+"""Small builders for tournament tests: real objects through the real services."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth import get_user_model
+
+from scoring.models import Partition
+from tournaments import services
+from tournaments.models import Tour, Tournament
+
+
+def user(username: str, *, superuser: bool = False, staff: bool = False):
+    User = get_user_model()
+    if superuser:
+        return User.objects.create_superuser(username, password="pw-" + username)
+    return User.objects.create_user(username, password="pw-" + username, is_staff=staff)
+
+
+def tournament(organiser, *, format: str = Tournament.Format.SWISS, pairs: int = 0, slug: str = "cup",
+               regulations: dict | None = None) -> Tournament:
+    t = services.create_tournament(organiser, name="Кубок клуба", slug=slug, format=format,
+                                   starts_on=datetime.date(2026, 11, 21), ends_on=datetime.date(2026, 11, 22),
+                                   regulations=regulations)
+    for n in range(1, pairs + 1):
+        services.register_pair(organiser, t, {"last_name": f"Игрок{n}а"}, {"last_name": f"Игрок{n}б"})
+    return t
+
+
+def finish_tour(tour: Tour, results: dict[int, tuple[int, int]] | None = None) -> None:
+    """Write a result into every partition of ``tour`` (table number -> points A, B; by default
+    pair A wins 200:100) and finish the tour, as the recording issue's services will."""
+    for table in tour.tables.select_related("partition"):
+        a, b = (results or {}).get(table.number, (200, 100))
+        Partition.objects.filter(pk=table.partition.pk).update(
+            status=Partition.Status.FINISHED, points_a=a, points_b=b, winner="A" if a > b else "B", reason="target")
+    tour.status = Tour.Status.FINISHED
+    tour.save(update_fields=["status"])

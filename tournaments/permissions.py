@@ -1,0 +1,58 @@
+"""Who may do what in a tournament (the roles of the scheduling issue).
+
+- organiser: everything in his tournament;
+- chief referee: every table of the tournament, corrections;
+- referee: only the tables he is assigned to;
+- player: his own data; the public: published pages only.
+
+Services call these checks inside their transaction; views and the API only call services.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+
+from .models import Role, Table, Tour, Tournament
+
+
+def roles(user, tournament: Tournament) -> set[str]:
+    """The kinds of role ``user`` holds in ``tournament``."""
+    if not user.is_authenticated:
+        return set()
+    return set(Role.objects.filter(tournament=tournament, user=user).values_list("kind", flat=True))
+
+
+def can_create_tournament(user) -> bool:
+    return user.is_authenticated and user.has_perm("tournaments.add_tournament")
+
+
+def can_manage(user, tournament: Tournament) -> bool:
+    return user.is_authenticated and (user.is_superuser or Role.Kind.ORGANISER in roles(user, tournament))
+
+
+def can_referee_all(user, tournament: Tournament) -> bool:
+    """Organisers and chief referees act on every table."""
+    return can_manage(user, tournament) or Role.Kind.CHIEF_REFEREE in roles(user, tournament)
+
+
+def can_referee(user, table: Table) -> bool:
+    """Record at ``table``: its own referee, a chief referee or an organiser."""
+    if not user.is_authenticated:
+        return False
+    return table.referee_id == user.pk or can_referee_all(user, table.tour.tournament)
+
+
+def can_see_tour(user, tour: Tour) -> bool:
+    """A draft tour is seen by the tournament's staff only."""
+    return tour.is_public or bool(roles(user, tour.tournament)) or can_manage(user, tour.tournament)
+
+
+def require_manage(user, tournament: Tournament) -> None:
+    if not can_manage(user, tournament):
+        raise PermissionDenied(_("Only an organiser of this tournament may do this."))
+
+
+def require_create(user) -> None:
+    if not can_create_tournament(user):
+        raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
