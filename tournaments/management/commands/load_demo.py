@@ -1,5 +1,16 @@
+"""``manage.py load_demo``: the demo logins and a demo tournament, through the real services.
+
+Safe to run again: what exists is left as it is.
+"""
+
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from tournaments import services
+from tournaments.models import Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Both are staff.
 DEMO_USERS = [
@@ -7,12 +18,39 @@ DEMO_USERS = [
     ("referee", "demo-referee", False),
 ]
 
+DEMO_SLUG = "demo"
+# 32 players, 16 pairs: (last name, first name, club, city).
+DEMO_PLAYERS = [
+    ("Иванов", "Сергей", "Дуплет", "Москва"), ("Петров", "Андрей", "Дуплет", "Москва"),
+    ("Сидоров", "Николай", "Рыба", "Тула"), ("Кузнецов", "Павел", "Рыба", "Тула"),
+    ("Смирнов", "Алексей", "Пуля", "Рязань"), ("Попов", "Игорь", "Пуля", "Рязань"),
+    ("Васильев", "Олег", "Азарт", "Калуга"), ("Соколов", "Дмитрий", "Азарт", "Калуга"),
+    ("Михайлов", "Юрий", "Дубль", "Тверь"), ("Новиков", "Виктор", "Дубль", "Тверь"),
+    ("Фёдоров", "Максим", "Козырь", "Ярославль"), ("Морозов", "Роман", "Козырь", "Ярославль"),
+    ("Волков", "Евгений", "Пусто-пусто", "Владимир"), ("Алексеев", "Константин", "Пусто-пусто", "Владимир"),
+    ("Лебедев", "Георгий", "Шесть-шесть", "Смоленск"), ("Семёнов", "Артём", "Шесть-шесть", "Смоленск"),
+    ("Егоров", "Анатолий", "Дуплет", "Москва"), ("Павлов", "Валерий", "Дуплет", "Москва"),
+    ("Козлов", "Геннадий", "Рыба", "Тула"), ("Степанов", "Борис", "Рыба", "Тула"),
+    ("Николаев", "Кирилл", "Пуля", "Рязань"), ("Орлов", "Степан", "Пуля", "Рязань"),
+    ("Андреев", "Тимур", "Азарт", "Калуга"), ("Макаров", "Василий", "Азарт", "Калуга"),
+    ("Никитин", "Леонид", "Дубль", "Тверь"), ("Захаров", "Фёдор", "Дубль", "Тверь"),
+    ("Зайцев", "Григорий", "Козырь", "Ярославль"), ("Соловьёв", "Аркадий", "Козырь", "Ярославль"),
+    ("Борисов", "Вадим", "Пусто-пусто", "Владимир"), ("Яковлев", "Эдуард", "Пусто-пусто", "Владимир"),
+    ("Григорьев", "Руслан", "Шесть-шесть", "Смоленск"), ("Романов", "Святослав", "Шесть-шесть", "Смоленск"),
+]
+
 
 class Command(BaseCommand):
-    help = "Create the demo logins. Safe to run again: existing users are left as they are."
+    help = "Create the demo logins and the demo tournament. Safe to run again."
 
     def handle(self, *args, **options):
+        users = self.users()
+        if not Tournament.objects.filter(slug=DEMO_SLUG).exists():
+            self.tournament(users["organiser"], users["referee"])
+
+    def users(self):
         User = get_user_model()
+        users = {}
         for username, password, superuser in DEMO_USERS:
             user, created = User.objects.get_or_create(
                 username=username, defaults={"is_staff": True, "is_superuser": superuser}
@@ -21,3 +59,23 @@ class Command(BaseCommand):
             if created:
                 user.set_password(password)
                 user.save(update_fields=["password"])
+            users[username] = user
+        return users
+
+    @transaction.atomic
+    def tournament(self, organiser, referee):
+        """16 pairs, Swiss, tour 1 drawn and published, the demo referee at every table."""
+        today = datetime.date.today()
+        tournament = services.create_tournament(
+            organiser, name="Открытый кубок по спортивному домино", slug=DEMO_SLUG, venue="Москва, клуб «Дуплет»",
+            starts_on=today, ends_on=today + datetime.timedelta(days=1), format=Tournament.Format.SWISS)
+        services.add_role(organiser, tournament, referee.username, "referee")
+        for n in range(0, len(DEMO_PLAYERS), 2):
+            first, second = (dict(zip(("last_name", "first_name", "club", "city"), p))
+                             for p in DEMO_PLAYERS[n:n + 2])
+            services.register_pair(organiser, tournament, first, second)
+        tour = services.generate_tour(organiser, tournament)
+        for table in tour.tables.all():
+            services.assign_referee(organiser, table, referee)
+        services.publish_tour(organiser, tour)
+        return tournament
