@@ -1,0 +1,250 @@
+"""Recording partitions: one service function per operation, with its transaction, its lock and
+its permission check inside. Views, the API and tasks call these.
+
+Every change goes through :func:`_change`: it locks the partition row, checks the version the
+client saw (a stale version is a :class:`Conflict`, never a lost update), returns the stored
+change for a retried idempotency key, applies the operation to the rules engine (which computes
+every total; an engine error is refused with its message and nothing is stored), and appends a
+:class:`~scoring.models.PartitionChange` with who, when, from where, before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from tournaments.models import Tour
+from tournaments.permissions import can_referee, can_referee_all
+
+from .models import Partition, PartitionChange
+
+
+class Conflict(Exception):
+    """The partition changed since the client read it: reload and record again."""
+
+    def __init__(self, current_version: int):
+        self.current_version = current_version
+        super().__init__(_("The partition was changed by someone else (it is now at version %(version)s): "
+                           "reload it and record again.") % {"version": current_version})
+
+
+def engine_partition(partition: Partition) -> engine.Partition:
+    """The engine's partition for a stored one (a new one under the tournament's regulations)."""
+    if partition.state:
+        return engine.Partition.from_dict(partition.state)
+    return engine.Partition(partition.table.tour.tournament.rules)
+
+
+def result_summary(partition: Partition) -> dict[str, Any]:
+    return {"status": partition.status, "winner": partition.winner, "reason": partition.reason,
+            "points": [partition.points_a, partition.points_b], "deals": partition.deals}
+
+
+def _store(partition: Partition, game: engine.Partition) -> None:
+    """Copy the engine's state and result into the row (not saved)."""
+    decision = game.decision
+    partition.state = game.to_dict()
+    partition.points_a, partition.points_b = game.totals
+    partition.penalties_a = sum(1 for p in game.penalties if p.pair == "A")
+    partition.penalties_b = sum(1 for p in game.penalties if p.pair == "B")
+    partition.deals = len(game.deals)
+    partition.winner = (decision.winner or "") if decision else ""
+    partition.reason = decision.reason if decision else ""
+    now = timezone.now()
+    if decision is not None:
+        partition.status = Partition.Status.FINISHED
+        partition.finished_at = partition.finished_at or now
+    else:
+        partition.status = Partition.Status.PLAYING
+        partition.finished_at = None
+    partition.started_at = partition.started_at or now
+
+
+# Operations of the score sheet: name -> (what it does to the engine's partition).
+OPERATIONS: dict[str, Callable[[engine.Partition, Mapping[str, Any]], Any]] = {
+    "lead": lambda g, d: g.draw_lead(d["seat"]),
+    "deal": lambda g, d: g.record_deal(d["end"], d.get("seat"), (d["pips"]["A"], d["pips"]["B"])),
+    "penalty": lambda g, d: g.write_penalty(d["seat"], d["code"]),
+    "violation": lambda g, d: g.record_violation(d["seat"], d["code"]),
+    "annul": lambda g, d: g.annul_violation(d["violation"], d["reason"]),
+    "time": lambda g, d: g.expire_time(bool(d["during_deal"])),
+    "no_show": lambda g, d: g.record_no_show(d["absent"]),
+    "restart": lambda g, d: g.restart_deal(d["seat"], d["code"]),
+    "forfeit": lambda g, d: g.forfeit(d["pair"]),
+}
+# Operations only a chief referee (or an organiser) may record.
+CHIEF_ONLY = {"forfeit"}
+
+
+def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply: Callable[[Partition], None], *,
+            version: int | None, idempotency_key: str, address: str | None, reason: str = "",
+            chief: bool = False) -> Partition:
+    key = (idempotency_key or "").strip()
+    if len(key) > 100:
+        raise ValidationError(_("An idempotency key has at most 100 characters."))
+    with transaction.atomic():
+        partition = (Partition.objects.select_for_update(of=("self",))
+                     .select_related("table__tour__tournament").get(pk=partition_id))
+        table = partition.table
+        allowed = can_referee_all(user, table.tour.tournament) if chief else can_referee(user, table)
+        if not allowed:
+            raise PermissionDenied(_("Only the chief referee may do this.") if chief
+                                   else _("Only the referee of this table may record it."))
+        if key:
+            done = partition.changes.filter(idempotency_key=key).first()
+            if done is not None:
+                if done.action != action or done.data != dict(data):
+                    raise ValidationError(_("This idempotency key was already used for another change."))
+                return partition  # applied once already: the retry gets the current partition
+        if version is not None and version != partition.version:
+            raise Conflict(partition.version)
+        if table.tour.status == Tour.Status.DRAFT:
+            raise ValidationError(_("The tour is not published yet."))
+        before = result_summary(partition)
+        apply(partition)
+        partition.version += 1
+        partition.save()
+        try:
+            with transaction.atomic():
+                PartitionChange.objects.create(
+                    partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
+                    user=user if user.is_authenticated else None, address=address, idempotency_key=key,
+                    before=before, after=result_summary(partition), state=partition.state)
+        except IntegrityError:
+            # Two retries with one key at the same instant: the row lock makes this unreachable
+            # on PostgreSQL, but a unique constraint is the guarantee.
+            raise Conflict(partition.version - 1) from None
+        _update_tour(table.tour)
+    return partition
+
+
+def _update_tour(tour: Tour) -> None:
+    """A tour runs from its first recorded change and is finished when all its partitions are."""
+    tour = Tour.objects.select_for_update().get(pk=tour.pk)
+    partitions = Partition.objects.filter(table__tour=tour)
+    status = tour.status
+    if not partitions.exclude(status=Partition.Status.FINISHED).exists():
+        status = Tour.Status.FINISHED
+    elif partitions.exclude(status=Partition.Status.SCHEDULED).exists():
+        status = Tour.Status.RUNNING
+    if status != tour.status:
+        tour.status = status
+        tour.save(update_fields=["status"])
+
+
+def _engine_error(error: engine.RulesError) -> ValidationError:
+    return ValidationError(str(error))
+
+
+def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
+           idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record one line of the score sheet: the lead draw, a deal's end with the pips left, a
+    penalty, a violation (a warning first where RULES 6-7 say so), the clock running out, a
+    no-show, a restarted deal; the chief referee also annuls violations and declares forfeits.
+
+    A finished partition is closed: it changes only by :func:`correct`."""
+    operation = OPERATIONS.get(action)
+    if operation is None:
+        raise ValidationError(_("Unknown action %(action)s.") % {"action": action})
+    if not isinstance(data, Mapping):
+        raise ValidationError(_("The data of an action must be an object."))
+
+    def apply(partition: Partition) -> None:
+        if partition.is_finished:
+            raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
+                                    "giving a reason."))
+        game = engine_partition(partition)
+        try:
+            operation(game, data)
+        except engine.RulesError as error:
+            raise _engine_error(error) from None
+        except (KeyError, TypeError) as error:
+            raise ValidationError(_("The data of %(action)s lacks %(key)s.") % {"action": action, "key": error}) from None
+        _store(partition, game)
+
+    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
+                   address=address, chief=action in CHIEF_ONLY)
+
+
+def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
+                    version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record a partition from a protocol document (domino-protocol/1), e.g. a paper protocol
+    typed in. Without ``regulations`` the document is read under the tournament's. A referee
+    imports into a partition nobody has recorded yet; with a ``reason``, the chief referee
+    replaces a recorded one (a correction)."""
+    partition = Partition.objects.select_related("table__tour__tournament").get(pk=partition_id)
+    rules = partition.table.tour.tournament.rules
+    if not isinstance(document, Mapping):
+        raise ValidationError(_("A protocol must be a JSON object."))
+    try:
+        game, _pairs = engine.read_protocol({"regulations": rules.to_dict(), **document})
+    except engine.RulesError as error:
+        raise _engine_error(error) from None
+    if game.regulations != rules:
+        raise ValidationError(_("The protocol's regulations differ from the tournament's: leave them out to use "
+                                "the tournament's."))
+    data = {"protocol": dict(document)}
+    if reason:
+        return correct(user, partition_id, game, reason=reason, version=version, idempotency_key=idempotency_key,
+                       address=address, data=data)
+
+    def apply(p: Partition) -> None:
+        if p.version:
+            raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
+                                    "giving a reason."))
+        _store(p, game)
+
+    return _change(user, partition_id, "import", data, apply, version=version, idempotency_key=idempotency_key,
+                   address=address)
+
+
+def correct(user, partition_id: int, game: engine.Partition, *, reason: str, version: int | None = None,
+            idempotency_key: str = "", address: str | None = None, data: Mapping[str, Any] | None = None) -> Partition:
+    """The chief referee replaces a partition's record (a finished one included): a new version,
+    with the reason; the old versions stay readable in its changes."""
+    if not (reason or "").strip():
+        raise ValidationError(_("A correction needs a reason."))
+    return _change(user, partition_id, "correction", data or {"state": game.to_dict()}, lambda p: _store(p, game),
+                   version=version, idempotency_key=idempotency_key, address=address, reason=reason.strip(),
+                   chief=True)
+
+
+def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
+                 version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Correct deal ``number`` (summary form: end, seat, pips) and replay everything after it."""
+    partition = Partition.objects.get(pk=partition_id)
+    game = engine_partition(partition)
+    stored = game.to_dict()
+    deal_events = [k for k, e in enumerate(stored["events"]) if e["type"] == "deal"]
+    if not 1 <= number <= len(deal_events):
+        raise ValidationError(_("There is no deal %(number)s.") % {"number": number})
+    try:
+        pips = deal["pips"]
+        stored["events"][deal_events[number - 1]] = {
+            "type": "deal", "end": deal["end"], "seat": deal.get("seat"), "pips": [pips["A"], pips["B"]]}
+        corrected = engine.Partition.from_dict(stored)
+    except engine.RulesError as error:
+        raise _engine_error(error) from None
+    except (KeyError, TypeError) as error:
+        raise ValidationError(_("The corrected deal lacks %(key)s.") % {"key": error}) from None
+    return correct(user, partition_id, corrected, reason=reason, version=version, idempotency_key=idempotency_key,
+                   address=address, data={"deal": number, **dict(deal)})
+
+
+def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """The partition (or one of its earlier versions) in the protocol format, with pair names."""
+    state = partition.state
+    if version is not None and version != partition.version:
+        change = partition.changes.filter(version=version).first()
+        if change is None:
+            raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+        state = change.state
+    game = engine.Partition.from_dict(state) if state else engine.Partition(partition.table.tour.tournament.rules)
+    table = partition.table
+    names = {side: [str(p) for p in pair.players] for side, pair in (("A", table.pair_a), ("B", table.pair_b))}
+    return engine.write_protocol(game, names)

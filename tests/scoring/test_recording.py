@@ -1,0 +1,180 @@
+"""Recording partitions through the services: totals from the engine, closed partitions,
+corrections as new versions, conflicts and retries."""
+
+import threading
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+
+from scoring import services
+from scoring.models import Partition, PartitionChange
+from tournaments import services as tournament_services
+from tournaments.models import Tour
+
+from builders import tournament, user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table_setup():
+    """A published tour of two tables; ``ref`` referees table 1, ``chief`` is chief referee."""
+    org = user("org", superuser=True)
+    ref, other, chief = user("ref"), user("other"), user("chief")
+    t = tournament(org, pairs=4, regulations={"target": 100})
+    for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
+        tournament_services.add_role(org, t, name, kind)
+    tour = tournament_services.generate_tour(org, t)
+    tables = list(tour.tables.order_by("number"))
+    tournament_services.assign_referee(org, tables[0], ref)
+    tournament_services.assign_referee(org, tables[1], other)
+    tournament_services.publish_tour(org, tour)
+    return {"org": org, "ref": ref, "other": other, "chief": chief, "tour": tour,
+            "p1": tables[0].partition, "p2": tables[1].partition}
+
+
+def play_to_the_end(who, partition_id):
+    services.record(who, partition_id, "lead", {"seat": 1})
+    services.record(who, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})  # A 60
+    return services.record(who, partition_id, "deal", {"end": "fish", "pips": {"A": 10, "B": 40}})  # A 110
+
+
+def test_the_engine_computes_totals_and_the_partition_closes(table_setup):
+    s = table_setup
+    p = play_to_the_end(s["ref"], s["p1"].pk)
+    assert (p.status, p.winner, p.reason, p.points_a, p.points_b, p.deals) == ("finished", "A", "target", 110, 0, 2)
+    assert p.version == 3
+    assert [c.action for c in p.changes.all()] == ["lead", "deal", "deal"]
+    last = p.changes.last()
+    assert last.user == s["ref"] and last.before["points"] == [60, 0] and last.after["points"] == [110, 0]
+    with pytest.raises(ValidationError, match="closed"):
+        services.record(s["ref"], p.pk, "penalty", {"seat": 2, "code": "signs"})
+    assert Partition.objects.get(pk=p.pk).version == 3
+
+
+def test_a_tour_runs_then_finishes_with_its_last_partition(table_setup):
+    s = table_setup
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 2})
+    assert Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.RUNNING
+    play_to_the_end(s["other"], s["p2"].pk)
+    services.record(s["ref"], s["p1"].pk, "no_show", {"absent": "B"})
+    assert Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.FINISHED
+
+
+def test_what_the_engine_refuses_is_not_stored(table_setup):
+    s = table_setup
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    before = Partition.objects.get(pk=s["p1"].pk)
+    for action, data, message in [
+        ("deal", {"end": "fish", "pips": {"A": 100, "B": 90}}, "168"),
+        ("penalty", {"seat": 2, "code": "rudeness"}, "unknown penalty code"),
+        ("deal", {"end": "domino", "pips": {"A": 1, "B": 2}}, "needs the seat"),
+        ("deal", {"end": "domino", "seat": 1}, "lacks"),
+        ("shuffle", {}, "Unknown action"),
+    ]:
+        with pytest.raises(ValidationError, match=message):
+            services.record(s["ref"], s["p1"].pk, action, data)
+    after = Partition.objects.get(pk=s["p1"].pk)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert PartitionChange.objects.filter(partition=after).count() == 1
+
+
+def test_only_the_tables_referee_records_and_only_the_chief_forfeits(table_setup):
+    s = table_setup
+    with pytest.raises(PermissionDenied):
+        services.record(s["other"], s["p1"].pk, "lead", {"seat": 1})
+    with pytest.raises(PermissionDenied):
+        services.record(user("stranger"), s["p1"].pk, "lead", {"seat": 1})
+    services.record(s["chief"], s["p1"].pk, "lead", {"seat": 1})  # the chief referee: every table
+    with pytest.raises(PermissionDenied):
+        services.record(s["ref"], s["p1"].pk, "forfeit", {"pair": "A"})
+    assert Partition.objects.get(pk=s["p1"].pk).version == 1
+
+
+def test_a_stale_version_is_a_conflict_not_a_lost_update(table_setup):
+    s = table_setup
+    p = services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1}, version=0)
+    services.record(s["ref"], p.pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 10}}, version=1)
+    with pytest.raises(services.Conflict) as info:  # a second tab still at version 1
+        services.record(s["ref"], p.pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 10, "B": 0}}, version=1)
+    assert info.value.current_version == 2
+    assert Partition.objects.get(pk=p.pk).deals == 1
+
+
+def test_a_retried_request_is_applied_once(table_setup):
+    s = table_setup
+    deal = {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 10}}
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1}, idempotency_key="k-lead")
+    for _ in range(3):
+        p = services.record(s["ref"], s["p1"].pk, "deal", deal, version=1, idempotency_key="k-deal-1")
+    assert (p.deals, p.points_a, p.version) == (1, 10, 2)
+    with pytest.raises(ValidationError, match="already used"):
+        services.record(s["ref"], s["p1"].pk, "deal", {**deal, "seat": 3}, idempotency_key="k-deal-1")
+
+
+def test_a_correction_is_a_new_version_and_the_old_one_stays_readable(table_setup):
+    s = table_setup
+    p = play_to_the_end(s["ref"], s["p1"].pk)
+    with pytest.raises(PermissionDenied):
+        services.correct_deal(s["ref"], p.pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}}, reason="typo")
+    with pytest.raises(ValidationError, match="reason"):
+        services.correct_deal(s["chief"], p.pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}}, reason=" ")
+    # Deal 2 was fish with B holding fewer pips, not A: B scores 50, A stays at 60.
+    p = services.correct_deal(s["chief"], p.pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}},
+                              reason="pips of the pairs swapped on paper")
+    assert (p.status, p.points_a, p.points_b, p.version) == ("playing", 60, 50, 4)
+    change = p.changes.last()
+    assert (change.action, change.reason, change.before["points"]) == ("correction", "pips of the pairs swapped on paper",
+                                                                        [110, 0])
+    old = services.export_protocol(p, version=3)
+    assert old["deals"][1]["pips"] == {"A": 10, "B": 40}
+    assert services.export_protocol(p)["deals"][1]["pips"] == {"A": 40, "B": 10}
+    assert Tour.objects.get(pk=s["tour"].pk).status != Tour.Status.FINISHED
+
+
+def test_import_and_export_the_protocol_format(table_setup):
+    s = table_setup
+    doc = {"format": "domino-protocol/1", "first_leader": 3,
+           "deals": [{"end": "domino", "seat": 3, "pips": {"A": 4, "B": 31}},
+                     {"end": "domino", "seat": 1, "pips": {"A": 10, "B": 60}}]}
+    p = services.import_protocol(s["ref"], s["p1"].pk, doc)
+    assert (p.status, p.winner, p.points_a) == ("finished", "A", 105)
+    exported = services.export_protocol(p)
+    assert exported["first_leader"] == 3 and exported["regulations"]["target"] == 100
+    assert exported["pairs"]["A"] == [str(pl) for pl in p.table.pair_a.players]
+    with pytest.raises(ValidationError, match="already recorded"):
+        services.import_protocol(s["ref"], s["p1"].pk, doc)
+    with pytest.raises(ValidationError, match="deal 1"):
+        services.import_protocol(s["other"], s["p2"].pk, {**doc, "deals": [{"end": "fish", "pips": {"A": 1}}]})
+    with pytest.raises(ValidationError, match="regulations"):
+        services.import_protocol(s["other"], s["p2"].pk, {**doc, "regulations": {"target": 200}})
+    assert Partition.objects.get(pk=s["p2"].pk).version == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_referees_recording_at_once_never_double_a_deal(table_setup):
+    s = table_setup
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    outcomes = []
+    barrier = threading.Barrier(2)
+
+    def tab():
+        try:
+            barrier.wait()
+            services.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 5, "B": 5}},
+                            version=1)
+            outcomes.append("ok")
+        except services.Conflict:
+            outcomes.append("conflict")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tab) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["conflict", "ok"]
+    assert Partition.objects.get(pk=s["p1"].pk).deals == 1
