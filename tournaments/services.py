@@ -28,7 +28,7 @@ from scoring.models import Partition
 from . import draw
 from .models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
 from .permissions import require_create, require_manage
-from .standings import ranked_pairs
+from .standings import pair_standings
 
 # -- tournaments ---------------------------------------------------------------------------------
 
@@ -355,9 +355,9 @@ def _draw_swiss(tournament: Tournament, tour: Tour) -> None:
     pairs = {p.pk: p for p in _active_pairs(tournament)}
     if len(pairs) < 2:
         raise ValidationError(_("A draw needs at least two active pairs."))
-    order = [r for r in ranked_pairs(tournament, before_tour=tour.number) if r.pair_id in pairs]
-    entrants = [draw.SwissEntrant(r.pair_id, r.wins, rank) for rank, r in enumerate(order, 1)]
-    met = {frozenset((r.pair_id, o)) for r in order for o in r.opponents if o in pairs}
+    order = [r for r in pair_standings(tournament, after_tour=tour.number - 1) if r.key in pairs]
+    entrants = [draw.SwissEntrant(r.key, r.wins, rank) for rank, r in enumerate(order, 1)]
+    met = {frozenset((r.key, o)) for r in order for o in r.opponents if o in pairs}
     had_bye = set(Bye.objects.filter(tour__tournament=tournament, pair_id__in=pairs).values_list("pair_id", flat=True))
     try:
         result = draw.swiss_tour(entrants, met, had_bye)

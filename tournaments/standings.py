@@ -1,68 +1,231 @@
-"""Pair results read from finished partitions: what the Swiss draw ranks by.
+"""Standings of pairs and players (RULES 8), ordered by the tournament's precedence of metrics.
 
-This is the one place the draw gets its order from; the standings module of the results issue
-replaces :func:`ranked_pairs` with the full precedence of metrics.
+Each metric is a small class (after Tabbycat's ``standings/metrics.py``); the regulations'
+``standings`` setting lists metric keys in order of precedence. The sums are computed in the
+database (grouped queries, a handful whatever the size of the event); the metrics that compare
+entrants with each other (Buchholz, head-to-head) are computed from the list of meetings.
+
+"After tour N" counts the finished partitions of tours 1..N: the standings as they stood then.
+Without a tour, every finished partition counts: the live standings during a tour.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import groupby
+from typing import ClassVar, Iterable
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Partition
 
-from .models import Bye, Pair, Tournament
+from .models import Bye, Entry, Pair, Tournament
 
 
 @dataclass
-class PairResult:
-    pair_id: int
+class Row:
+    """One line of the standings: a pair (``key`` is its id) or a player (his id)."""
+
+    key: int
+    played: int = 0
     wins: int = 0
+    byes: int = 0
     points_for: int = 0
     points_against: int = 0
-    opponents: list[int] = field(default_factory=list)
+    penalties: int = 0
+    #: One entry per partition: the opponents' keys and whether this entrant won.
+    meetings: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
+    metrics: dict[str, int] = field(default_factory=dict)
+    rank: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.played - (self.wins - self.byes)
 
     @property
     def points_difference(self) -> int:
         return self.points_for - self.points_against
 
+    @property
+    def opponents(self) -> list[int]:
+        return [o for keys, _won in self.meetings for o in keys]
 
-def pair_results(tournament: Tournament, before_tour: int | None = None) -> dict[int, PairResult]:
-    """Wins and points of every fixed pair over the finished partitions (and byes) of the tours
-    numbered below ``before_tour`` (all tours when ``None``). Three queries, whatever the size."""
-    results = {pid: PairResult(pid) for pid in
-               Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", flat=True)}
-    tours = Q(table__tour__tournament=tournament)
-    if before_tour is not None:
-        tours &= Q(table__tour__number__lt=before_tour)
-    finished = Partition.objects.filter(tours, status=Partition.Status.FINISHED)
-    for side, other in (("a", "b"), ("b", "a")):
-        rows = finished.values(f"table__pair_{side}", f"table__pair_{other}").annotate(
-            won=Count("pk", filter=Q(winner=side.upper())),
-            scored=Sum(f"points_{side}"), conceded=Sum(f"points_{other}"))
-        for row in rows:
-            result = results.get(row[f"table__pair_{side}"])
-            if result is None:
-                continue
-            result.wins += row["won"]
-            result.points_for += row["scored"]
-            result.points_against += row["conceded"]
-            result.opponents.append(row[f"table__pair_{other}"])
+
+class Metric:
+    """A column of the standings and a criterion of their order."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+
+    def values(self, group: list[Row], rows: dict[int, Row]) -> dict[int, int]:
+        """The metric of each row of ``group`` (a set of rows tied so far)."""
+        return {r.key: self.value(r, rows) for r in group}
+
+    def value(self, row: Row, rows: dict[int, Row]) -> int:
+        raise NotImplementedError
+
+
+class Wins(Metric):
+    key, name = "wins", _("Wins")
+
+    def value(self, row, rows):
+        return row.wins
+
+
+class PointsDifference(Metric):
+    key, name = "points_difference", _("Points difference")
+
+    def value(self, row, rows):
+        return row.points_difference
+
+
+class PointsFor(Metric):
+    key, name = "points_for", _("Points for")
+
+    def value(self, row, rows):
+        return row.points_for
+
+
+class PointsAgainst(Metric):
+    key, name, higher_is_better = "points_against", _("Points against"), False
+
+    def value(self, row, rows):
+        return row.points_against
+
+
+class Penalties(Metric):
+    key, name, higher_is_better = "penalties", _("Penalties"), False
+
+    def value(self, row, rows):
+        return row.penalties
+
+
+class Buchholz(Metric):
+    """The sum of the opponents' wins: who had the harder draw."""
+
+    key, name = "buchholz", _("Buchholz")
+
+    def value(self, row, rows):
+        return sum(rows[o].wins for o in row.opponents if o in rows)
+
+
+class HeadToHead(Metric):
+    """Among entrants still tied, the partitions won against each other."""
+
+    key, name = "head_to_head", _("Head-to-head")
+
+    def values(self, group, rows):
+        members = {r.key for r in group}
+        return {r.key: sum(1 for keys, won in r.meetings if won and members.intersection(keys)) for r in group}
+
+
+METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
+                                                   Penalties(), Buchholz(), HeadToHead())}
+
+
+def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None) -> list[Row]:
+    """Rows in standings order: by each metric of ``precedence`` in turn, among the rows still
+    tied; rows tied on all of them share a rank. ``order`` (key -> position, e.g. start numbers)
+    lists tied rows in a stable order. Every row's ``metrics`` holds every metric's value."""
+    precedence = list(precedence)
+    for metric in METRICS.values():
+        if metric.key != HeadToHead.key:
+            for key, value in metric.values(list(rows.values()), rows).items():
+                rows[key].metrics[metric.key] = value
+
+    def split(group: list[Row], level: int) -> list[list[Row]]:
+        if level == len(precedence) or len(group) < 2:
+            return [group]
+        metric = METRICS[precedence[level]]
+        values = metric.values(group, rows)
+        for row in group:
+            row.metrics[metric.key] = values[row.key]
+        sign = -1 if metric.higher_is_better else 1
+        group = sorted(group, key=lambda r: sign * values[r.key])
+        return [tied for _v, sub in groupby(group, key=lambda r: values[r.key]) for tied in split(list(sub), level + 1)]
+
+    start = sorted(rows.values(), key=lambda r: (order or {}).get(r.key, r.key))
+    ranked: list[Row] = []
+    for group in split(start, 0):
+        for row in group:
+            row.rank = len(ranked) + 1
+        ranked.extend(group)
+    for row in rows.values():
+        row.metrics.setdefault(HeadToHead.key, 0)
+    return ranked
+
+
+def _finished(tournament: Tournament, after_tour: int | None) -> QuerySet[Partition]:
+    partitions = Partition.objects.filter(table__tour__tournament=tournament, status=Partition.Status.FINISHED)
+    if after_tour is not None:
+        partitions = partitions.filter(table__tour__number__lte=after_tour)
+    return partitions
+
+
+def _add_byes(tournament: Tournament, rows: dict[int, Row], after_tour: int | None, members: dict[int, tuple[int, ...]]) -> None:
+    """A bye is a win with ``bye_points``:0 (RULES 8) for the pair, or for both its players."""
     byes = Bye.objects.filter(tour__tournament=tournament)
-    if before_tour is not None:
-        byes = byes.filter(tour__number__lt=before_tour)
+    if after_tour is not None:
+        byes = byes.filter(tour__number__lte=after_tour)
     points = tournament.rules.bye_points
     for pair_id in byes.values_list("pair_id", flat=True):
-        results[pair_id].wins += 1
-        results[pair_id].points_for += points
-    return results
+        for key in members.get(pair_id, ()):
+            if key in rows:
+                rows[key].wins += 1
+                rows[key].byes += 1
+                rows[key].points_for += points
 
 
-def ranked_pairs(tournament: Tournament, before_tour: int | None = None) -> list[PairResult]:
-    """Pairs in standings order: wins, then points difference, then points for, then start
-    number (a stable order for pairs level on everything)."""
-    results = pair_results(tournament, before_tour)
-    numbers = dict(Pair.objects.filter(pk__in=results).values_list("pk", "number"))
-    return sorted(results.values(),
-                  key=lambda r: (-r.wins, -r.points_difference, -r.points_for, numbers[r.pair_id]))
+def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str, str]) -> None:
+    """Add the grouped sums of ``partitions`` to ``rows``: ``sides`` maps a column that names the
+    entrant (``table__pair_a``, ``table__seat1``, ...) to the side (``"a"``/``"b"``) he played."""
+    for column, side in sides.items():
+        other = "b" if side == "a" else "a"
+        grouped = partitions.values(column).annotate(
+            played=Count("pk"), won=Count("pk", filter=Q(winner=side.upper())),
+            scored=Sum(f"points_{side}"), conceded=Sum(f"points_{other}"), penalised=Sum(f"penalties_{side}"))
+        for g in grouped:
+            row = rows.get(g[column])
+            if row is not None:
+                row.played += g["played"]
+                row.wins += g["won"]
+                row.points_for += g["scored"]
+                row.points_against += g["conceded"]
+                row.penalties += g["penalised"]
+
+
+def pair_standings(tournament: Tournament, after_tour: int | None = None) -> list[Row]:
+    """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
+    pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
+    rows = {pk: Row(pk) for pk in pairs}
+    partitions = _finished(tournament, after_tour)
+    _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"})
+    for a, b, winner in partitions.values_list("table__pair_a", "table__pair_b", "winner"):
+        if a in rows:
+            rows[a].meetings.append(((b,), winner == "A"))
+        if b in rows:
+            rows[b].meetings.append(((a,), winner == "B"))
+    _add_byes(tournament, rows, after_tour, {pk: (pk,) for pk in pairs})
+    return rank(rows, tournament.rules.standings, pairs)
+
+
+def player_standings(tournament: Tournament, after_tour: int | None = None) -> list[Row]:
+    """Standings of players: each gets his pair's partition results (RULES 8)."""
+    players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    rows = {pk: Row(pk) for pk in players}
+    partitions = _finished(tournament, after_tour)
+    _sums(partitions, rows, {"table__seat1": "a", "table__seat3": "a", "table__seat2": "b", "table__seat4": "b"})
+    for s1, s2, s3, s4, winner in partitions.values_list(
+            "table__seat1", "table__seat2", "table__seat3", "table__seat4", "winner"):
+        for me, opponents, won in ((s1, (s2, s4), winner == "A"), (s3, (s2, s4), winner == "A"),
+                                   (s2, (s1, s3), winner == "B"), (s4, (s1, s3), winner == "B")):
+            if me in rows:
+                rows[me].meetings.append((opponents, won))
+    members: dict[int, tuple[int, ...]] = defaultdict(tuple)
+    for pair_id, first, second in Pair.objects.filter(tournament=tournament).values_list("pk", "first", "second"):
+        members[pair_id] = (first, second)
+    _add_byes(tournament, rows, after_tour, members)
+    return rank(rows, tournament.rules.standings)
