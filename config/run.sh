@@ -20,7 +20,7 @@ trap stop EXIT                # one of them died: stop the other, keep the faili
 cat <<BANNER
 
   Sports domino is running at http://$ADDRESS/  (English: http://$ADDRESS/en/)
-  Demo logins: organiser / demo-organiser (superuser), referee / demo-referee (staff)
+  Demo logins: organiser / demo-organiser, chief / demo-chief, referee / demo-referee
   Press Ctrl-C to stop the web server and the worker.
 
 BANNER

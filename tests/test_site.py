@@ -71,7 +71,7 @@ def test_api_docs_use_local_swagger_ui(client):
 def test_load_demo_is_idempotent_and_keeps_changed_passwords():
     User = get_user_model()
     call_command("load_demo")
-    assert User.objects.count() == 2
+    assert User.objects.count() == 3
     organiser = authenticate(username="organiser", password="demo-organiser")
     referee = authenticate(username="referee", password="demo-referee")
     assert organiser.is_superuser and organiser.is_staff
@@ -80,7 +80,7 @@ def test_load_demo_is_idempotent_and_keeps_changed_passwords():
     referee.set_password("changed-by-the-referee")
     referee.save()
     call_command("load_demo")
-    assert User.objects.count() == 2
+    assert User.objects.count() == 3
     assert authenticate(username="referee", password="changed-by-the-referee")
 
 

@@ -14,15 +14,20 @@ def snapshot():
             Partition.objects.count())
 
 
-def test_demo_tournament_is_swiss_with_16_pairs_and_a_published_tour():
+def test_demo_tournament_is_played_through_the_services():
     call_command("load_demo")
     demo = Tournament.objects.get(slug="demo")
     assert demo.format == Tournament.Format.SWISS
     assert demo.pairs.filter(tour__isnull=True).count() == 16
-    tour = demo.tours.get(number=1)
-    assert tour.status == Tour.Status.PUBLISHED
-    assert tour.tables.count() == 8
-    assert not tour.tables.filter(referee__isnull=True).exists()
+    assert list(demo.tours.values_list("number", "status")) == [
+        (1, "finished"), (2, "finished"), (3, "finished"), (4, "running")]
+    finished = Partition.objects.filter(table__tour__tournament=demo, status="finished")
+    assert finished.count() == 24
+    for p in finished:
+        assert max(p.points_a, p.points_b) >= 200 and p.winner
+        assert p.changes.count() == p.deals + 1  # the lead draw, then one change per deal
+    assert Partition.objects.filter(table__tour__number=4, status="playing").count() == 2
+    assert not Table.objects.filter(tour__tournament=demo, referee__isnull=True).exists()
 
 
 def test_loading_the_demo_twice_changes_nothing():

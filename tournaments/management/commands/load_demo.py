@@ -9,14 +9,19 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from scoring import services as scoring_services
+from scoring.engine.simulate import play_random_partition
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Tour, Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Both are staff.
 DEMO_USERS = [
     ("organiser", "demo-organiser", True),
+    ("chief", "demo-chief", False),
     ("referee", "demo-referee", False),
 ]
+#: Tours of the demo tournament recorded in full; the next one is drawn and being played.
+DEMO_PLAYED_TOURS = 3
 
 DEMO_SLUG = "demo"
 # 32 players, 16 pairs: (last name, first name, club, city).
@@ -46,7 +51,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         users = self.users()
         if not Tournament.objects.filter(slug=DEMO_SLUG).exists():
-            self.tournament(users["organiser"], users["referee"])
+            self.tournament(users["organiser"], users["chief"], users["referee"])
 
     def users(self):
         User = get_user_model()
@@ -63,19 +68,37 @@ class Command(BaseCommand):
         return users
 
     @transaction.atomic
-    def tournament(self, organiser, referee):
-        """16 pairs, Swiss, tour 1 drawn and published, the demo referee at every table."""
+    def tournament(self, organiser, chief, referee):
+        """16 pairs, Swiss: three tours recorded deal by deal through the referee's services,
+        the fourth drawn, published and under way at two tables."""
         today = datetime.date.today()
         tournament = services.create_tournament(
             organiser, name="Открытый кубок по спортивному домино", slug=DEMO_SLUG, venue="Москва, клуб «Дуплет»",
             starts_on=today, ends_on=today + datetime.timedelta(days=1), format=Tournament.Format.SWISS)
+        services.add_role(organiser, tournament, chief.username, "chief_referee")
         services.add_role(organiser, tournament, referee.username, "referee")
         for n in range(0, len(DEMO_PLAYERS), 2):
             first, second = (dict(zip(("last_name", "first_name", "club", "city"), p))
                              for p in DEMO_PLAYERS[n:n + 2])
             services.register_pair(organiser, tournament, first, second)
-        tour = services.generate_tour(organiser, tournament)
-        for table in tour.tables.all():
-            services.assign_referee(organiser, table, referee)
-        services.publish_tour(organiser, tour)
+        for number in range(1, DEMO_PLAYED_TOURS + 2):
+            tour = services.generate_tour(organiser, tournament)
+            for table in tour.tables.all():
+                services.assign_referee(organiser, table, referee)
+            services.publish_tour(organiser, tour)
+            for table in tour.tables.order_by("number"):
+                if number <= DEMO_PLAYED_TOURS:
+                    self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number)
+                elif table.number <= 2:
+                    self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number, deals=2)
+        assert Tour.objects.filter(tournament=tournament, status=Tour.Status.FINISHED).count() == DEMO_PLAYED_TOURS
         return tournament
+
+    @staticmethod
+    def play(referee, partition_id, tournament, seed, deals=None):
+        """Record a partition as a referee would, deal by deal, from a randomly played one."""
+        game = play_random_partition(tournament.rules, seed=seed)
+        scoring_services.record(referee, partition_id, "lead", {"seat": game.first_leader})
+        for deal in game.deals[:deals]:
+            scoring_services.record(referee, partition_id, "deal", {
+                "end": deal.end, "seat": deal.seat, "pips": {"A": deal.pips[0], "B": deal.pips[1]}})
