@@ -7,6 +7,8 @@ from rest_framework.authtoken.views import obtain_auth_token
 from tournaments.views import home
 
 urlpatterns = [
+    path("api/", include("tournaments.api_urls")),
+    path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/auth/token/", obtain_auth_token, name="api-token"),
@@ -17,6 +19,8 @@ urlpatterns = [
 # LocaleMiddleware serves every unprefixed path in the default language.
 urlpatterns += i18n_patterns(
     path("", home, name="home"),
+    path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
     path("admin/", admin.site.urls),
     prefix_default_language=False,
 )

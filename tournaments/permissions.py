@@ -11,6 +11,7 @@ Services call these checks inside their transaction; views and the API only call
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import Role, Table, Tour, Tournament
@@ -43,14 +44,46 @@ def can_referee(user, table: Table) -> bool:
     return table.referee_id == user.pk or can_referee_all(user, table.tour.tournament)
 
 
+def is_staff(user, tournament: Tournament) -> bool:
+    """Holds a role in the tournament (organiser, chief referee, referee), or is a superuser."""
+    return bool(roles(user, tournament)) or can_manage(user, tournament)
+
+
 def can_see_tour(user, tour: Tour) -> bool:
     """A draft tour is seen by the tournament's staff only."""
-    return tour.is_public or bool(roles(user, tour.tournament)) or can_manage(user, tour.tournament)
+    return tour.is_public or is_staff(user, tour.tournament)
+
+
+def can_see_tournament(user, tournament: Tournament) -> bool:
+    """A draft tournament is seen by its staff only."""
+    return tournament.status != Tournament.Status.DRAFT or is_staff(user, tournament)
+
+
+def visible_tournaments(user) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may see, as :func:`can_see_tournament` decides, in one query."""
+    tournaments = Tournament.objects.all()
+    if user.is_authenticated and user.is_superuser:
+        return tournaments
+    visible = ~Q(status=Tournament.Status.DRAFT)
+    if user.is_authenticated:
+        visible |= Q(pk__in=Role.objects.filter(user=user).values("tournament"))
+    return tournaments.filter(visible)
+
+
+def visible_tours(user, tournament: Tournament) -> QuerySet[Tour]:
+    """The tours of ``tournament`` that ``user`` may see, as :func:`can_see_tour` decides."""
+    tours = tournament.tours.all()
+    return tours if is_staff(user, tournament) else tours.exclude(status=Tour.Status.DRAFT)
 
 
 def require_manage(user, tournament: Tournament) -> None:
     if not can_manage(user, tournament):
         raise PermissionDenied(_("Only an organiser of this tournament may do this."))
+
+
+def require_staff(user, tournament: Tournament) -> None:
+    if not is_staff(user, tournament):
+        raise PermissionDenied(_("Only the staff of this tournament may see this."))
 
 
 def require_create(user) -> None:

@@ -1,0 +1,58 @@
+"""The OpenAPI schema describes every endpoint, validates, and has no warnings."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import get_resolver
+
+from tournaments import api_urls
+
+
+def test_schema_validates_without_warnings(tmp_path):
+    path = tmp_path / "schema.json"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json", "--file", str(path))
+    schema = json.loads(path.read_text())
+    paths = schema["paths"]
+    # Every route of the API is in the schema.
+    for pattern in api_urls.urlpatterns:
+        route = str(pattern.pattern).replace("<slug:", "{").replace("<int:", "{").replace(">", "}")
+        route = "/api/" + route.replace("{pk}", "{id}")  # drf-spectacular names the primary key "id"
+        assert route in paths, route
+    assert "/api/auth/token/" in paths
+
+
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory):
+    path = tmp_path_factory.mktemp("schema") / "schema.json"
+    call_command("spectacular", "--format", "openapi-json", "--file", str(path))
+    return json.loads(path.read_text())
+
+
+def test_writes_document_their_bodies_and_the_error_form(schema):
+    for route, operations in schema["paths"].items():
+        if not route.startswith("/api/tournaments") and not route.startswith("/api/players"):
+            continue
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            success = [code for code in operation["responses"] if code.startswith("2")]
+            assert success, (method, route)
+            if method in ("post", "put", "patch"):
+                assert "requestBody" in operation or route.endswith(("/withdraw/", "/publish/")), (method, route)
+                for code in ("400", "401", "403"):
+                    assert code in operation["responses"], (method, route, code)
+            if "{" in route:
+                assert "404" in operation["responses"], (method, route)
+    error = schema["components"]["schemas"]["Error"]
+    assert error["required"] == ["detail"] and set(error["properties"]) == {"detail", "errors"}
+    refused = schema["paths"]["/api/tournaments/{slug}/pairs/import/"]["post"]
+    assert set(refused["requestBody"]["content"]) == {"multipart/form-data", "text/csv"}
+    assert refused["responses"]["400"]["content"]["application/json"]["schema"]["$ref"].endswith("/ImportRefused")
+
+
+def test_the_schema_is_served(client):
+    assert get_resolver().resolve("/api/schema/")
+    response = client.get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    assert "/api/tournaments/{slug}/tours/generate/" in json.loads(response.content)["paths"]

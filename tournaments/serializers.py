@@ -1,0 +1,206 @@
+"""API shapes: what the API reads and writes, field by field.
+
+Input serializers check shapes and types only; every rule (who may, what is allowed when) is the
+services' (:mod:`tournaments.services`). Output serializers read model instances.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from scoring.models import Partition
+
+from .models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
+
+# -- a refused CSV import (every other error body: config.api.ErrorSerializer) ---------------------
+
+
+class ImportLineErrorSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="Line of the file, the header being line 1.")
+    message = serializers.CharField()
+
+
+class ImportLineErrorsSerializer(serializers.Serializer):
+    lines = ImportLineErrorSerializer(many=True)
+
+
+class ImportRefusedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = ImportLineErrorsSerializer(required=False, help_text="The refused lines, when the file was read.")
+
+
+# -- players -------------------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "last_name", "first_name", "club", "city", "federation_id"]
+        read_only_fields = fields
+
+
+class PlayerDataSerializer(serializers.Serializer):
+    """A player's own data, as registration and editing take it."""
+
+    last_name = serializers.CharField(max_length=100)
+    first_name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    club = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    federation_id = serializers.CharField(max_length=50, required=False, allow_blank=True,
+                                          help_text="A player with this id is reused, not created again.")
+
+
+# -- tournaments and roles -----------------------------------------------------------------------
+
+REGULATIONS_HELP = "Every setting of the regulations (RULES.md); a setting left out takes its default."
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["slug", "name", "venue", "starts_on", "ends_on", "status", "format", "regulations",
+                  "created_at"]
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=80)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
+    regulations = serializers.DictField(required=False, help_text=REGULATIONS_HELP)
+
+
+class TournamentUpdateSerializer(TournamentCreateSerializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
+class RoleSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Role
+        fields = ["id", "username", "kind"]
+        read_only_fields = fields
+
+
+class RoleCreateSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    kind = serializers.ChoiceField(choices=Role.Kind.choices)
+
+
+# -- pairs and entries ---------------------------------------------------------------------------
+
+
+class PairSerializer(serializers.ModelSerializer):
+    first = PlayerSerializer(read_only=True)
+    second = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Pair
+        fields = ["id", "number", "first", "second", "withdrawn_at"]
+        read_only_fields = fields
+
+
+class PairCreateSerializer(serializers.Serializer):
+    first = PlayerDataSerializer()
+    second = PlayerDataSerializer()
+    number = serializers.IntegerField(min_value=1, required=False,
+                                      help_text="Start number; the next free one when left out.")
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "withdrawn_at"]
+        read_only_fields = fields
+
+
+class CsvUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text=(
+        "CSV with a header: last_name_1 and last_name_2 required; first_name_N, club_N, city_N, "
+        "federation_id_N and number optional. Commas or semicolons; UTF-8 or Windows-1251."))
+
+
+class ImportedSerializer(serializers.Serializer):
+    created = serializers.IntegerField(help_text="Pairs registered.")
+
+
+# -- tours and tables ----------------------------------------------------------------------------
+
+
+class PartitionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Partition
+        fields = ["status", "winner", "reason", "points_a", "points_b", "started_at", "finished_at"]
+        read_only_fields = fields
+
+
+class TableSerializer(serializers.ModelSerializer):
+    referee = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    pair_a = PairSerializer(read_only=True, help_text="Seats 1 and 3.")
+    pair_b = PairSerializer(read_only=True, help_text="Seats 2 and 4.")
+    seat1 = PlayerSerializer(read_only=True)
+    seat2 = PlayerSerializer(read_only=True)
+    seat3 = PlayerSerializer(read_only=True)
+    seat4 = PlayerSerializer(read_only=True)
+    partition = PartitionSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Table
+        fields = ["number", "referee", "pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "partition"]
+        read_only_fields = fields
+
+
+class ByeSerializer(serializers.ModelSerializer):
+    pair = PairSerializer(read_only=True)
+
+    class Meta:
+        model = Bye
+        fields = ["pair"]
+        read_only_fields = fields
+
+
+class SitOutSerializer(serializers.ModelSerializer):
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = SitOut
+        fields = ["player"]
+        read_only_fields = fields
+
+
+class TourSerializer(serializers.ModelSerializer):
+    tables = TableSerializer(many=True, read_only=True)
+    byes = ByeSerializer(many=True, read_only=True)
+    sit_outs = SitOutSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Tour
+        fields = ["number", "status", "planned_start", "published_at", "tables", "byes", "sit_outs"]
+        read_only_fields = fields
+
+
+class GenerateTourSerializer(serializers.Serializer):
+    planned_start = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class SeatingTableSerializer(serializers.Serializer):
+    pair_a = serializers.IntegerField(allow_null=True, help_text="Pair id for seats 1 and 3.")
+    pair_b = serializers.IntegerField(allow_null=True, help_text="Pair id for seats 2 and 4.")
+
+
+class SeatingSerializer(serializers.Serializer):
+    tables = SeatingTableSerializer(many=True, help_text="Table 1 first.")
+    bye = serializers.IntegerField(required=False, allow_null=True, help_text="Pair id resting with a bye.")
+
+
+class RefereeSerializer(serializers.Serializer):
+    referee = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all(), allow_null=True,
+        help_text="Username of a referee of the tournament; null to clear.")
