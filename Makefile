@@ -14,7 +14,7 @@ MO_FILES = $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 VAR_DIR ?= var
 STATIC_STAMP = $(VAR_DIR)/static/.collected
 
-.PHONY: install run test clean
+.PHONY: install run test clean chromium
 
 install: $(VENV)/.installed $(MO_FILES)
 
@@ -38,7 +38,14 @@ run: install $(STATIC_STAMP)
 	$(MANAGE) load_demo
 	BIN=$(BIN) ADDRESS=$(ADDRESS) bash config/run.sh
 
-test: install
+# The browser test drives Debian's Chromium (never a browser Playwright downloads): installed when
+# missing where we may (root, apt); elsewhere that test is skipped, with the reason.
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && apt-get install -y -qq chromium; } \
+		|| echo "chromium is missing: the browser test will be skipped"
+
+test: install chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 clean:

@@ -1,8 +1,8 @@
 """Service markers and the real Celery worker fixture.
 
-A test marked `postgres`, `redis` or `worker` is skipped, with the reason, when its service is
-missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails instead, so CI cannot go green by
-skipping what it exists to check.
+A test marked `postgres`, `redis`, `worker` or `browser` is skipped, with the reason, when its
+service is missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails instead, so CI cannot go
+green by skipping what it exists to check.
 """
 
 import functools
@@ -16,12 +16,14 @@ from pathlib import Path
 import pytest
 import redis
 from django.db import connections
+from django.utils import translation
 
 from config import celery_app
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 WORKER_READY_TIMEOUT = 60
 WORKER_LOG = pytest.StashKey[Path]()
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @functools.cache
@@ -55,7 +57,23 @@ def worker_missing() -> str | None:
     return None
 
 
-SERVICE_CHECKS = {"postgres": postgres_missing, "redis": redis_missing, "worker": worker_missing}
+def browser_missing() -> str | None:
+    # Debian's Chromium, driven by Playwright; never a browser build downloaded by Playwright.
+    if not CHROMIUM.exists():
+        return f"needs Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+SERVICE_CHECKS = {"postgres": postgres_missing, "redis": redis_missing, "worker": worker_missing,
+                  "browser": browser_missing}
+
+
+@pytest.fixture(autouse=True)
+def english_outside_requests():
+    """Code a test calls directly (services, models) speaks the source language, English; a page
+    picks its language per request, as LocaleMiddleware does."""
+    with translation.override("en"):
+        yield
 
 
 def pytest_runtest_setup(item):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -21,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring.engine import Regulations, RegulationsError
 from scoring.models import Partition
@@ -33,17 +35,63 @@ from .standings import pair_standings
 # -- tournaments ---------------------------------------------------------------------------------
 
 
+# The engine speaks English: its regulations messages, to be said in the user's language.
+_ENGINE_MESSAGES = [(re.compile(pattern), message) for pattern, message in (
+    (r"must be from (?P<low>\S+) to (?P<high>\S+), got (?P<value>.*)",
+     gettext_noop("must be from %(low)s to %(high)s, got %(value)s")),
+    (r"must be one of (?P<choices>.*), got (?P<value>.*)", gettext_noop("must be one of %(choices)s, got %(value)s")),
+    (r"must be a whole number, got (?P<value>.*)", gettext_noop("must be a whole number, got %(value)s")),
+    (r"must be a multiple of 4 so that every seat leads equally, got (?P<value>.*)",
+     gettext_noop("must be a multiple of 4 so that every seat leads equally, got %(value)s")),
+    (r"must be a list of metric names", gettext_noop("must be a list of standings criteria")),
+    (r"unknown metric (?P<value>.*); known: (?P<choices>.*)",
+     gettext_noop("unknown criterion %(value)s; known: %(choices)s")),
+    (r"must name each metric at most once, and at least one",
+     gettext_noop("must name each criterion at most once, and at least one")),
+    (r"unknown setting (?P<value>.*)", gettext_noop("unknown setting %(value)s")),
+    (r"must be an object of settings", gettext_noop("must be an object of settings")),
+)]
+
+
 def _regulations(data: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Validated regulations, as stored: every setting, defaults filled in."""
+    """Validated regulations, as stored: every setting, defaults filled in.
+
+    A refusal is the ``regulations`` error "regulations.<setting>: <problem>", and keeps the
+    ``setting`` and the ``problem`` apart in its params, for a form to show on the field."""
     try:
         return Regulations.from_dict(data or {}).to_dict()
     except RegulationsError as error:
-        raise ValidationError({"regulations": str(error)}) from None
+        where = error.where or "regulations"
+        problem = error.message
+        for pattern, message in _ENGINE_MESSAGES:
+            if match := pattern.fullmatch(error.message):
+                problem = _(message) % match.groupdict()
+                break
+        raise ValidationError({"regulations": ValidationError(
+            "%(where)s: %(problem)s", code="invalid",
+            params={"where": where, "setting": where.removeprefix("regulations").lstrip("."), "problem": problem},
+        )}) from None
 
 
 def _save(instance) -> None:
     instance.full_clean()
     instance.save()
+
+
+def _save_tournament(tournament: Tournament) -> None:
+    """Check and save; dates out of order get a message a person can read (the database
+    constraint only names itself)."""
+    try:
+        tournament.full_clean(validate_constraints=False)
+        errors: dict[str, list] = {}
+    except ValidationError as error:
+        errors = error.update_error_dict({})
+    if not {"starts_on", "ends_on"} & errors.keys() and tournament.ends_on < tournament.starts_on:
+        errors["ends_on"] = [ValidationError(_("The tournament cannot end before it starts."), code="dates")]
+    if errors:
+        raise ValidationError(errors)
+    tournament.validate_constraints()
+    tournament.save()
 
 
 @transaction.atomic
@@ -54,7 +102,7 @@ def create_tournament(user, *, name: str, slug: str, starts_on: date, ends_on: d
     require_create(user)
     tournament = Tournament(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on,
                             format=format, regulations=_regulations(regulations), created_by=user)
-    _save(tournament)
+    _save_tournament(tournament)
     Role.objects.create(tournament=tournament, user=user, kind=Role.Kind.ORGANISER)
     return tournament
 
@@ -89,7 +137,7 @@ def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament
                                 "published."))
     for name, value in fields.items():
         setattr(tournament, name, value)
-    _save(tournament)
+    _save_tournament(tournament)
     return tournament
 
 
@@ -198,6 +246,8 @@ def withdraw_pair(user, pair: Pair) -> Pair:
 def withdraw_entry(user, entry: Entry) -> Entry:
     """Withdraw a player of an individual event from the next draws."""
     require_manage(user, entry.tournament)
+    if not entry.tournament.is_individual:
+        raise ValidationError(_("This is a pair tournament: withdraw the pair."))
     if entry.withdrawn_at is None:
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
@@ -289,8 +339,18 @@ def _whole(text: str) -> int:
 # -- tours and the draw --------------------------------------------------------------------------
 
 
+def _say(problem: Any) -> str:
+    """A draw problem in the user's language (the draw keeps each one's English template)."""
+    if isinstance(problem, tuple):
+        return ", ".join(_say(p) for p in problem)
+    if isinstance(problem, draw.Problem):
+        return _(problem.template) % {k: _say(v) for k, v in problem.params.items()} if problem.params \
+            else _(problem.template)
+    return str(problem)
+
+
 def _draw_error(error: draw.DrawError) -> ValidationError:
-    return ValidationError(list(error.problems) or [str(error)])
+    return ValidationError([_say(p) for p in error.problems] or [str(error)])
 
 
 def _active_pairs(tournament: Tournament) -> list[Pair]:
@@ -460,13 +520,23 @@ def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]]
     if tournament.is_individual:
         raise ValidationError(_("In an individual tournament the draw forms the pairs: seat players by redrawing."))
     pairs = {p.pk: p for p in Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second")}
-    withdrawn = {pk for pk, p in pairs.items() if p.withdrawn_at}
+    named = {pk for seats in tables for pk in seats if pk is not None} | ({bye} if bye is not None else set())
+    unknown = named - set(pairs)
+    if unknown:
+        raise ValidationError(_("No such pair in this tournament: %(ids)s.")
+                              % {"ids": ", ".join(sorted(map(str, unknown)))})
+    # Checked by start number: the numbers are what the organiser sees in the problems.
+    number = {pk: p.number for pk, p in pairs.items()}
+    by_number = {p.number: p for p in pairs.values()}
+    withdrawn = {p.number for p in pairs.values() if p.withdrawn_at}
     try:
-        checked = draw.validate_manual(tables, set(pairs) - withdrawn, withdrawn_pair_ids=withdrawn, bye=bye)
+        checked = draw.validate_manual(
+            [tuple(None if pk is None else number[pk] for pk in seats) for seats in tables],
+            set(by_number) - withdrawn, withdrawn_pair_ids=withdrawn, bye=None if bye is None else number[bye])
     except draw.DrawError as error:
         raise _draw_error(error) from None
     _clear(tour)
-    _seat(tour, [(pairs[a], pairs[b]) for a, b in checked], pairs[bye] if bye is not None else None)
+    _seat(tour, [(by_number[a], by_number[b]) for a, b in checked], pairs[bye] if bye is not None else None)
     return tour
 
 
@@ -508,6 +578,27 @@ def assign_referee(user, table: Table, referee) -> Table:
 
 
 @transaction.atomic
+def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table]:
+    """Assign the referees of several tables of ``tour`` at once (table number -> a referee, or
+    None), each as :func:`assign_referee` does: all of them, or none when any is refused."""
+    require_manage(user, tour.tournament)
+    tables = {t.number: t for t in tour.tables.all()}
+    unknown = sorted(set(referees) - set(tables))
+    if unknown:
+        raise ValidationError(_("Tour %(tour)s has no table %(tables)s.")
+                              % {"tour": tour.number, "tables": ", ".join(map(str, unknown))})
+    done, problems = [], []
+    for number, referee in sorted(referees.items()):
+        try:
+            done.append(assign_referee(user, tables[number], referee))
+        except ValidationError as error:
+            problems += [_("Table %(number)s: %(problem)s") % {"number": number, "problem": m} for m in error.messages]
+    if problems:
+        raise ValidationError(problems)
+    return done
+
+
+@transaction.atomic
 def update_player(user, player: Player, data: Mapping[str, Any]) -> Player:
     """Change a player's name, club, city or federation id: the player himself (his linked
     account) or an organiser of a tournament he is registered in."""
@@ -521,6 +612,9 @@ def update_player(user, player: Player, data: Mapping[str, Any]) -> Player:
         raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(sorted(unknown))})
     for name, value in data.items():
         setattr(player, name, str(value or "").strip())
+    # Checked here: the model's unique constraint would only name itself.
+    if player.federation_id and Player.objects.filter(federation_id=player.federation_id).exclude(pk=player.pk).exists():
+        raise ValidationError({"federation_id": _("Another player has this federation id.")})
     try:
         _save(player)
     except IntegrityError:

@@ -1,5 +1,122 @@
-from django.shortcuts import render
+"""Public pages: the home page, tournaments, the draw of each tour and players.
+
+Anyone sees what is published; a draft tournament or tour is seen by its staff only
+(:mod:`tournaments.permissions`), and is a 404 for everyone else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import pgettext_lazy
+
+from . import permissions
+from .forms import describe_regulations
+from .models import Entry, Pair, Player, Table, Tour, Tournament
 
 
 def home(request):
     return render(request, "home.html")
+
+
+def tournament_list(request):
+    visible = permissions.visible_tournaments(request.user)
+    groups = [
+        ("running", pgettext_lazy("tournaments", "Running"), visible.filter(status=Tournament.Status.RUNNING)),
+        ("upcoming", pgettext_lazy("tournaments", "Upcoming"),
+         visible.filter(status__in=[Tournament.Status.REGISTRATION, Tournament.Status.DRAFT]).order_by("starts_on")),
+        ("finished", pgettext_lazy("tournaments", "Finished"), visible.filter(status=Tournament.Status.FINISHED)),
+    ]
+    return render(request, "tournaments/list.html", {
+        "groups": [(key, title, list(tournaments)) for key, title, tournaments in groups],
+        "can_create": permissions.can_create_tournament(request.user),
+    })
+
+
+def _visible_tournament(request, slug: str) -> Tournament:
+    return get_object_or_404(permissions.visible_tournaments(request.user), slug=slug)
+
+
+def tournament_detail(request, slug: str):
+    tournament = _visible_tournament(request, slug)
+    pairs = entries = None
+    if tournament.is_individual:
+        entries = Entry.objects.filter(tournament=tournament).select_related("player")
+    else:
+        pairs = Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second")
+    return render(request, "tournaments/detail.html", {
+        "tournament": tournament,
+        "regulations": describe_regulations(tournament.rules),
+        "pairs": pairs,
+        "entries": entries,
+        "tours": permissions.visible_tours(request.user, tournament),
+        "can_manage": permissions.can_manage(request.user, tournament),
+    })
+
+
+def draw_tables(tour: Tour):
+    """The tables of a tour with everything the draw shows, in two queries."""
+    return tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
+                                      "partition")
+
+
+def draw_context(tour: Tour) -> dict:
+    return {
+        "tour": tour,
+        "tables": draw_tables(tour),
+        "byes": tour.byes.select_related("pair__first", "pair__second"),
+        "sit_outs": tour.sit_outs.select_related("player"),
+    }
+
+
+def tour_detail(request, slug: str, number: int):
+    tournament = _visible_tournament(request, slug)
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    if not permissions.can_see_tour(request.user, tour):
+        raise Http404
+    tours = list(permissions.visible_tours(request.user, tournament))
+    return render(request, "tournaments/tour.html", {
+        **draw_context(tour),
+        "tournament": tournament,
+        "tours": tours,
+        "can_manage": permissions.can_manage(request.user, tournament),
+    })
+
+
+@dataclass
+class Seating:
+    """One table a player sat at: his seat, his partner and the opponents."""
+
+    table: Table
+    seat: int
+    partner: Player
+    opponents: tuple[Player, Player]
+
+
+def _seating(table: Table, player: Player) -> Seating:
+    seats = table.seats
+    seat = next(n for n, p in enumerate(seats, 1) if p.pk == player.pk)
+    partner = seats[(seat + 1) % 4]  # seats 1 and 3, 2 and 4 are partners
+    opponents = (seats[seat % 4], seats[(seat + 2) % 4])
+    return Seating(table, seat, partner, opponents)
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    tournaments = permissions.visible_tournaments(request.user)
+    entries = Entry.objects.filter(player=player, tournament__in=tournaments).select_related("tournament")
+    tables = (Table.objects.filter(Q(seat1=player) | Q(seat2=player) | Q(seat3=player) | Q(seat4=player),
+                                   tour__tournament__in=tournaments)
+              .select_related("tour__tournament", "seat1", "seat2", "seat3", "seat4")
+              .order_by("-tour__tournament__starts_on", "tour__tournament__name", "tour__number"))
+    seen: dict[int, bool] = {}
+    seatings = []
+    for table in tables:
+        if table.tour_id not in seen:
+            seen[table.tour_id] = permissions.can_see_tour(request.user, table.tour)
+        if seen[table.tour_id]:
+            seatings.append(_seating(table, player))
+    return render(request, "tournaments/player.html", {"player": player, "entries": entries, "seatings": seatings})

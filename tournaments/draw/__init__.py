@@ -4,7 +4,7 @@ Pure functions over plain values: callers pass ids, standings and histories, and
 result themselves. Every invalid input raises :class:`DrawError`.
 """
 
-from .errors import DrawError
+from .errors import DrawError, Problem
 from .individual import IndividualDraw, individual_tour
 from .manual import validate_manual
 from .round_robin import berger_schedule, round_robin_tour, tour_count
@@ -13,6 +13,7 @@ from .swiss import SwissDraw, SwissEntrant, swiss_tour
 __all__ = [
     "DrawError",
     "IndividualDraw",
+    "Problem",
     "SwissDraw",
     "SwissEntrant",
     "berger_schedule",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .errors import DrawError
+from .errors import DrawError, Problem, gettext_noop
 
-_SEATS = ("seats 1 and 3", "seats 2 and 4")
+_SEATS = (Problem(gettext_noop("seats 1 and 3")), Problem(gettext_noop("seats 2 and 4")))
 
 
 def validate_manual(
@@ -28,37 +28,39 @@ def validate_manual(
     eligible = set(eligible_pair_ids)
     withdrawn = set(withdrawn_pair_ids)
     problems: list[str] = []
-    placed: dict[int, list[str]] = {}
+    placed: dict[int, list[Problem]] = {}
 
-    def place(pair_id: int, where: str, what: str) -> None:
+    def place(pair_id: int, where: Problem, what: Problem) -> None:
         if pair_id in withdrawn:
-            problems.append(f"{what}: pair {pair_id} has withdrawn.")
+            problems.append(Problem(gettext_noop("%(what)s: pair %(pair)s has withdrawn."), what=what, pair=pair_id))
         elif pair_id not in eligible:
-            problems.append(f"{what}: pair {pair_id} is not registered in this tournament.")
+            problems.append(Problem(gettext_noop("%(what)s: pair %(pair)s is not registered in this tournament."),
+                                    what=what, pair=pair_id))
         places = placed.setdefault(pair_id, [])
         if where not in places:
             places.append(where)
 
     for number, seats in enumerate(tables, start=1):
-        where = f"table {number}"
-        what = f"Table {number}"
+        where = Problem(gettext_noop("table %(table)s"), table=number)
+        what = Problem(gettext_noop("Table %(table)s"), table=number)
         for pair_id, seat in zip(seats, _SEATS):
             if pair_id is None:
-                problems.append(f"{what}: {seat} are empty.")
+                problems.append(Problem(gettext_noop("%(what)s: %(seats)s are empty."), what=what, seats=seat))
             else:
                 place(pair_id, where, what)
         if seats[0] is not None and seats[0] == seats[1]:
-            problems.append(f"{what}: pair {seats[0]} is seated against itself.")
+            problems.append(Problem(gettext_noop("%(what)s: pair %(pair)s is seated against itself."),
+                                    what=what, pair=seats[0]))
     if bye is not None:
-        place(bye, "the bye", "The bye")
+        place(bye, Problem(gettext_noop("the bye")), Problem(gettext_noop("The bye")))
 
     problems.extend(
-        f"Pair {pair_id} is seated more than once: {', '.join(places)}."
+        Problem(gettext_noop("Pair %(pair)s is seated more than once: %(places)s."), pair=pair_id, places=tuple(places))
         for pair_id, places in placed.items()
         if len(places) > 1
     )
     problems.extend(
-        f"Pair {pair_id} is neither seated nor given the bye."
+        Problem(gettext_noop("Pair %(pair)s is neither seated nor given the bye."), pair=pair_id)
         for pair_id in sorted(eligible - placed.keys())
     )
     if problems:

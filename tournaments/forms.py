@@ -1,0 +1,336 @@
+"""Forms of the organiser's pages. They only read and shape input: every rule is checked by the
+service the view calls, and a refusal comes back onto the form with :func:`show_error`.
+
+The regulations form is generated from :class:`scoring.engine.Regulations`: its choices and
+bounds come from the engine, its labels from :data:`REGULATION_LABELS` below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from scoring.engine import Regulations
+from scoring.engine.regulations import STANDINGS_METRICS
+
+from .models import Player, Role, Tournament
+from .services import PLAYER_FIELDS
+
+# -- regulations -----------------------------------------------------------------------------------
+
+#: Human labels of the settings, by section of RULES.md. A setting missing here still gets a field
+#: (labelled with its code name), and a test fails until it is named.
+REGULATION_SECTIONS: tuple[tuple[Any, tuple[tuple[str, Any], ...]], ...] = (
+    (_("Partition"), (
+        ("format", _("A partition ends")),
+        ("target", _("Target, points")),
+        ("deals", _("Number of deals (fixed-deals format)")),
+        ("partition_minutes", _("Partition time, minutes")),
+        ("no_show_minutes", _("No-show after, minutes")),
+        ("no_show_points", _("Points for a no-show win")),
+    )),
+    (_("Play and deal scoring"), (
+        ("direction", _("Direction of play")),
+        ("next_lead", _("Lead of the next deal")),
+        ("deal_points", _("A deal scores")),
+        ("fish_tie", _("Fish with equal pips")),
+    )),
+    (_("Move time, seconds"), (
+        ("time_single", _("One legal move")),
+        ("time_several", _("Several legal moves")),
+        ("time_fish", _("A move that can make fish")),
+        ("time_pass", _("Pass")),
+        ("repeat_scope", _("A violation is repeated")),
+    )),
+    (_("Penalties"), (
+        ("penalty_points", _("Penalty, points")),
+        ("penalty_mode", _("Penalty points are")),
+        ("false_pass_award", _("After a false pass")),
+        ("penalties_to_forfeit", _("Penalties before a partition may be declared lost")),
+    )),
+    (_("Tournament scoring"), (
+        ("win_points", _("Points for a won partition")),
+        ("bye_points", _("Points for a bye")),
+        ("standings", _("Standings order")),
+    )),
+)
+REGULATION_LABELS: dict[str, Any] = {name: label for _title, fields in REGULATION_SECTIONS for name, label in fields}
+
+#: Labels of the values of the choice settings, and of the standings criteria.
+REGULATION_CHOICES: dict[str, dict[str, Any]] = {
+    "format": {"target": _("at the target score"), "fixed_deals": _("after a fixed number of deals")},
+    "direction": {"counter_clockwise": _("counter-clockwise"), "clockwise": _("clockwise")},
+    "next_lead": {"rotation": _("in rotation"), "winner": _("the player who ended the deal")},
+    "deal_points": {"all_hands": _("the pips in all hands"), "opponents_only": _("the pips in the opponents' hands")},
+    "fish_tie": {"nobody": _("nobody scores"), "carry": _("the points go to the winner of the next deal")},
+    "repeat_scope": {"player_partition": _("per player, in a partition"),
+                     "pair_partition": _("per pair, in a partition"),
+                     "player_tournament": _("per player, in the tournament")},
+    "penalty_mode": {"award_opponents": _("credited to the opponents"),
+                     "deduct_offenders": _("deducted from the offenders")},
+    "false_pass_award": {"none": _("the deal scores nothing"),
+                         "opponents_score": _("the opponents score as for domino")},
+}
+STANDINGS_LABELS: dict[str, Any] = {
+    "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
+    "buchholz": _("Buchholz"), "head_to_head": _("Head-to-head"), "points_against": _("Points against"),
+    "penalties": _("Penalties"),
+}
+#: What an empty optional setting means.
+REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
+                                    "penalties_to_forfeit": _("Empty: no limit.")}
+
+
+def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, Any]]]]:
+    """The regulations in words, by section: [(section, [(label, value), ...]), ...]."""
+    data = rules.to_dict()
+    empty = {"no_show_points": _("the target"), "penalties_to_forfeit": _("no limit")}
+
+    def say(name: str, value: Any) -> Any:
+        if name == "standings":
+            return ", ".join(str(STANDINGS_LABELS.get(m, m)) for m in value)
+        if value is None:
+            return empty.get(name, "—")
+        return REGULATION_CHOICES.get(name, {}).get(value, value)
+
+    return [(title, [(label, say(name, data[name])) for name, label in fields if name in data])
+            for title, fields in REGULATION_SECTIONS]
+
+
+class StandingsWidget(forms.MultiWidget):
+    """One select per place in the order of criteria, each with its own label."""
+
+    template_name = "tournaments/widgets/standings.html"
+
+    def __init__(self, choices, attrs=None):
+        super().__init__([forms.Select(choices=choices) for _m in STANDINGS_METRICS], attrs)
+
+    def decompress(self, value):
+        value = list(value or [])
+        return value + [""] * (len(self.widgets) - len(value))
+
+
+class StandingsField(forms.MultiValueField):
+    """The standings precedence: criteria in order, empty places dropped; the engine checks it."""
+
+    def __init__(self, **kwargs):
+        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in STANDINGS_METRICS]
+        fields = [forms.ChoiceField(choices=choices, required=False) for _m in STANDINGS_METRICS]
+        super().__init__(fields, widget=StandingsWidget(choices), require_all_fields=False, **kwargs)
+
+    def compress(self, data_list):
+        return [m for m in data_list or [] if m]
+
+
+def _regulation_field(field: dataclasses.Field) -> forms.Field:
+    name = field.name
+    label = REGULATION_LABELS.get(name, name)
+    if name == "standings":
+        return StandingsField(label=label)
+    if name in Regulations.CHOICES:
+        labels = REGULATION_CHOICES.get(name, {})
+        return forms.ChoiceField(label=label, choices=[(v, labels.get(v, v)) for v in Regulations.CHOICES[name]])
+    if name in Regulations.BOUNDS:
+        low, high = Regulations.BOUNDS[name]
+        return forms.IntegerField(label=label, min_value=low, max_value=high,
+                                  required=name not in Regulations.OPTIONAL, help_text=REGULATION_EMPTY.get(name, ""))
+    return forms.CharField(label=label)
+
+
+class RegulationsForm(forms.Form):
+    """Every setting of :class:`Regulations`, initially its stored (or default) value."""
+
+    def __init__(self, *args, regulations: dict[str, Any] | None = None, **kwargs):
+        kwargs.setdefault("prefix", "reg")
+        kwargs.setdefault("initial", Regulations.from_dict(regulations or {}).to_dict())
+        super().__init__(*args, **kwargs)
+        for field in dataclasses.fields(Regulations):
+            self.fields[field.name] = _regulation_field(field)
+
+    @property
+    def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        named = set(REGULATION_LABELS)
+        sections = [(title, [self[name] for name, _label in fields if name in self.fields])
+                    for title, fields in REGULATION_SECTIONS]
+        others = [self[name] for name in self.fields if name not in named]
+        return sections + ([(_("Other settings"), others)] if others else [])
+
+    @property
+    def regulations(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)
+
+
+# -- tournaments -----------------------------------------------------------------------------------
+
+_DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+_TOURNAMENT_FIELDS = forms.fields_for_model(
+    Tournament, fields=["name", "slug", "venue", "starts_on", "ends_on", "format", "status"],
+    widgets={"starts_on": _DATE, "ends_on": _DATE})
+
+
+class TournamentForm(forms.Form):
+    """A new tournament: it starts in draft."""
+
+    name = _TOURNAMENT_FIELDS["name"]
+    slug = _TOURNAMENT_FIELDS["slug"]
+    venue = _TOURNAMENT_FIELDS["venue"]
+    starts_on = _TOURNAMENT_FIELDS["starts_on"]
+    ends_on = _TOURNAMENT_FIELDS["ends_on"]
+    format = _TOURNAMENT_FIELDS["format"]
+
+
+class TournamentEditForm(TournamentForm):
+    status = _TOURNAMENT_FIELDS["status"]
+
+
+# -- staff, players and pairs ----------------------------------------------------------------------
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("Login"), max_length=150)
+    kind = forms.ChoiceField(label=_("Role"), choices=Role.Kind.choices)
+
+
+_PLAYER_FIELDS = forms.fields_for_model(Player, fields=list(PLAYER_FIELDS))
+
+
+class PlayerForm(forms.Form):
+    """One player of an individual event."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in PLAYER_FIELDS:
+            self.fields[name] = _PLAYER_FIELDS[name]
+
+    @property
+    def player(self) -> dict[str, str]:
+        return {name: self.cleaned_data[name] for name in PLAYER_FIELDS}
+
+
+class PairForm(forms.Form):
+    """A pair of a pair event: its start number (or the next free one) and two players."""
+
+    number = forms.IntegerField(label=_("Start number"), min_value=1, required=False,
+                                help_text=_("Empty: the next free number."))
+    PLAYERS = (("first", _("First player")), ("second", _("Second player")))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for prefix, _legend in self.PLAYERS:
+            for name in PLAYER_FIELDS:
+                self.fields[f"{prefix}_{name}"] = _PLAYER_FIELDS[name]
+
+    @property
+    def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [(legend, [self[f"{prefix}_{name}"] for name in PLAYER_FIELDS]) for prefix, legend in self.PLAYERS]
+
+    def player(self, prefix: str) -> dict[str, str]:
+        return {name: self.cleaned_data[f"{prefix}_{name}"] for name in PLAYER_FIELDS}
+
+
+class ImportForm(forms.Form):
+    MAX_BYTES = 1024 * 1024
+
+    file = forms.FileField(label=_("CSV file"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise ValidationError(_("The file is larger than 1 MB: split it."))
+        return upload
+
+
+# -- tours -------------------------------------------------------------------------------------------
+
+
+class GenerateTourForm(forms.Form):
+    planned_start = forms.DateTimeField(
+        label=_("Planned start"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"))
+
+
+def _pair_choices(pairs: Iterable) -> list[tuple[Any, str]]:
+    return [("", "—")] + [(p.pk, f"№{p.number} {p}") for p in pairs]
+
+
+class SeatingForm(forms.Form):
+    """A draft tour's tables by hand: pair A and pair B of each table, and the bye."""
+
+    def __init__(self, *args, pairs: Iterable, rows: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = _pair_choices(pairs)
+        self.row_count = rows
+        for n in range(1, rows + 1):
+            for side, label in (("a", _("Table %(number)s, pair A (seats 1 and 3)")),
+                                ("b", _("Table %(number)s, pair B (seats 2 and 4)"))):
+                self.fields[f"table_{n}_{side}"] = forms.TypedChoiceField(
+                    label=label % {"number": n}, choices=choices, coerce=int, empty_value=None, required=False)
+        self.fields["bye"] = forms.TypedChoiceField(label=_("Bye"), choices=choices, coerce=int, empty_value=None,
+                                                    required=False, help_text=_("Odd number of pairs: the pair that rests, with a win."))
+
+    @staticmethod
+    def initial_for(tour) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        for table in tour.tables.all():
+            initial[f"table_{table.number}_a"] = table.pair_a_id
+            initial[f"table_{table.number}_b"] = table.pair_b_id
+        bye = tour.byes.first()
+        if bye is not None:
+            initial["bye"] = bye.pair_id
+        return initial
+
+    @property
+    def rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(n, self[f"table_{n}_a"], self[f"table_{n}_b"]) for n in range(1, self.row_count + 1)]
+
+    @property
+    def tables(self) -> list[tuple[int | None, int | None]]:
+        return [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
+                for n in range(1, self.row_count + 1)]
+
+
+class RefereesForm(forms.Form):
+    """The referee of each table of a tour."""
+
+    def __init__(self, *args, tables: Iterable, referees: Iterable, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.referees = {u.pk: u for u in referees}
+        choices = [("", pgettext_lazy("referee", "— none —"))] + [
+            (pk, u.get_full_name() or u.get_username()) for pk, u in self.referees.items()]
+        self.tables = list(tables)
+        for table in self.tables:
+            self.fields[f"table_{table.number}"] = forms.TypedChoiceField(
+                label=_("Table %(number)s") % {"number": table.number}, choices=choices, coerce=int,
+                empty_value=None, required=False, initial=table.referee_id)
+
+    @property
+    def assignments(self) -> dict[int, Any]:
+        """Table number -> referee (a user, or None)."""
+        return {t.number: self.referees.get(self.cleaned_data[f"table_{t.number}"]) for t in self.tables}
+
+
+# -- service errors --------------------------------------------------------------------------------
+
+
+def show_error(error: ValidationError, form: forms.Form, regulations: RegulationsForm | None = None) -> None:
+    """Put a service's refusal on the form: on the field it names, else above the form. The
+    regulations error names its setting (see ``services._regulations``)."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, errors in error.error_dict.items():
+        for item in errors:
+            setting = (item.params or {}).get("setting") if field == "regulations" else None
+            if regulations is not None and setting in regulations.fields:
+                regulations.add_error(setting, ValidationError(item.params["problem"]))
+            elif regulations is not None and field == "regulations":
+                regulations.add_error(None, item)
+            elif field in form.fields:
+                form.add_error(field, item)
+            else:
+                form.add_error(None, item)

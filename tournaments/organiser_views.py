@@ -1,0 +1,319 @@
+"""The organiser's pages. Thin: each form is read, one service does the work (with its own
+transaction and permission check), and a refusal is shown on the form with nothing written.
+
+Every page needs a login; a page of one tournament is a 403 for anyone who cannot manage it.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from . import permissions, services
+from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
+                    SeatingForm, TournamentEditForm, TournamentForm, show_error)
+from .models import Entry, Pair, Role, Tour, Tournament
+from .views import draw_context
+
+
+def organiser_page(view):
+    """Log in first; then only an organiser of the tournament (or a superuser) gets the page."""
+
+    @login_required
+    @wraps(view)
+    def page(request, slug, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, slug=slug)
+        if not permissions.can_manage(request.user, tournament):
+            raise PermissionDenied(_("Only an organiser of this tournament may do this."))
+        return view(request, tournament, *args, **kwargs)
+
+    return page
+
+
+def _tour(tournament: Tournament, number: int) -> Tour:
+    return get_object_or_404(Tour, tournament=tournament, number=number)
+
+
+def _posted(request):
+    """The submitted data, or None for a GET: an empty POST is still a submission."""
+    return request.POST if request.method == "POST" else None
+
+
+def _refused(request, error: ValidationError) -> None:
+    """A refusal of a button (no form to show it on): one message per problem."""
+    for message in error.messages:
+        messages.error(request, message)
+
+
+# -- tournaments -----------------------------------------------------------------------------------
+
+
+@login_required
+def my_tournaments(request):
+    user = request.user
+    tournaments = Tournament.objects.all() if user.is_superuser else \
+        Tournament.objects.filter(roles__user=user).distinct()
+    roles: dict[int, list[str]] = {}
+    for role in Role.objects.filter(user=user).order_by("kind"):
+        roles.setdefault(role.tournament_id, []).append(role.get_kind_display())
+    return render(request, "tournaments/manage/my.html", {
+        "rows": [(t, roles.get(t.pk, []), permissions.can_manage(user, t)) for t in tournaments],
+        "can_create": permissions.can_create_tournament(user),
+    })
+
+
+@login_required
+def tournament_create(request):
+    if not permissions.can_create_tournament(request.user):
+        raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
+    form = TournamentForm(_posted(request))
+    regulations = RegulationsForm(_posted(request))
+    if request.method == "POST" and all([form.is_valid(), regulations.is_valid()]):
+        try:
+            tournament = services.create_tournament(request.user, **form.cleaned_data,
+                                                    regulations=regulations.regulations)
+        except ValidationError as error:
+            show_error(error, form, regulations)
+        else:
+            messages.success(request, _("The tournament is created, as a draft: register the pairs next."))
+            return redirect("tournament-manage", slug=tournament.slug)
+    return render(request, "tournaments/manage/tournament_form.html",
+                  {"form": form, "regulations": regulations, "title": _("New tournament")})
+
+
+@organiser_page
+def tournament_manage(request, tournament):
+    tours = tournament.tours.all()
+    return render(request, "tournaments/manage/tournament.html", {
+        "tournament": tournament,
+        "tours": tours,
+        "draft": next((t for t in tours if t.status == Tour.Status.DRAFT), None),
+        "pair_count": Pair.objects.filter(tournament=tournament, tour__isnull=True, withdrawn_at__isnull=True).count(),
+        "entry_count": Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count(),
+        "staff": tournament.roles.select_related("user").order_by("kind", "user__username"),
+    })
+
+
+@organiser_page
+def tournament_edit(request, tournament):
+    fields = {name: getattr(tournament, name) for name in TournamentEditForm.base_fields}
+    form = TournamentEditForm(_posted(request), initial=fields)
+    regulations = RegulationsForm(_posted(request), regulations=tournament.regulations)
+    if request.method == "POST" and all([form.is_valid(), regulations.is_valid()]):
+        try:
+            tournament = services.update_tournament(request.user, tournament, **form.cleaned_data,
+                                                    regulations=regulations.regulations)
+        except ValidationError as error:
+            show_error(error, form, regulations)
+        else:
+            messages.success(request, _("The tournament is saved."))
+            return redirect("tournament-manage", slug=tournament.slug)
+    return render(request, "tournaments/manage/tournament_form.html", {
+        "form": form, "regulations": regulations, "tournament": tournament, "title": _("Tournament and regulations"),
+    })
+
+
+# -- staff -----------------------------------------------------------------------------------------
+
+
+@organiser_page
+def tournament_staff(request, tournament):
+    form = RoleForm(_posted(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            role = services.add_role(request.user, tournament, form.cleaned_data["username"], form.cleaned_data["kind"])
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("%(user)s: %(role)s.") % {"user": role.user, "role": role.get_kind_display()})
+            return redirect("tournament-staff", slug=tournament.slug)
+    return render(request, "tournaments/manage/staff.html", {
+        "tournament": tournament, "form": form,
+        "roles": tournament.roles.select_related("user").order_by("kind", "user__username"),
+    })
+
+
+@require_POST
+@organiser_page
+def role_remove(request, tournament, pk: int):
+    role = get_object_or_404(Role, tournament=tournament, pk=pk)
+    try:
+        services.remove_role(request.user, role)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("%(user)s no longer has the role %(role)s.")
+                         % {"user": role.user, "role": role.get_kind_display()})
+    return redirect("tournament-staff", slug=tournament.slug)
+
+
+# -- pairs and players -------------------------------------------------------------------------------
+
+
+@organiser_page
+def tournament_entries(request, tournament):
+    form = (PlayerForm if tournament.is_individual else PairForm)(_posted(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            if tournament.is_individual:
+                entry = services.register_player(request.user, tournament, form.player)
+                done = _("%(player)s is registered.") % {"player": entry.player}
+            else:
+                pair = services.register_pair(request.user, tournament, form.player("first"), form.player("second"),
+                                              number=form.cleaned_data["number"])
+                done = _("Pair №%(number)s %(pair)s is registered.") % {"number": pair.number, "pair": pair}
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, done)
+            return redirect("tournament-entries", slug=tournament.slug)
+    return render(request, "tournaments/manage/entries.html", {
+        "tournament": tournament, "form": form,
+        "pairs": Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second"),
+        "entries": Entry.objects.filter(tournament=tournament).select_related("player"),
+    })
+
+
+def _withdraw(request, tournament, thing, service, question: str, done: str):
+    """Ask first (no JavaScript), then withdraw with ``service``."""
+    if request.method == "POST":
+        try:
+            service(request.user, thing)
+        except ValidationError as error:
+            _refused(request, error)
+        else:
+            messages.success(request, done)
+        return redirect("tournament-entries", slug=tournament.slug)
+    return render(request, "tournaments/manage/withdraw.html", {"tournament": tournament, "question": question})
+
+
+@organiser_page
+def pair_withdraw(request, tournament, pk: int):
+    pair = get_object_or_404(Pair, tournament=tournament, tour__isnull=True, pk=pk)
+    names = {"number": pair.number, "pair": pair}
+    return _withdraw(request, tournament, pair, services.withdraw_pair,
+                     _("Withdraw pair №%(number)s %(pair)s?") % names,
+                     _("Pair №%(number)s %(pair)s is withdrawn: it is not drawn again; its played partitions stay.")
+                     % names)
+
+
+@organiser_page
+def entry_withdraw(request, tournament, pk: int):
+    entry = get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, pk=pk)
+    names = {"player": entry.player}
+    return _withdraw(request, tournament, entry, services.withdraw_entry, _("Withdraw %(player)s?") % names,
+                     _("%(player)s is withdrawn: not drawn again; played partitions stay.") % names)
+
+
+@organiser_page
+def pairs_import(request, tournament):
+    form = ImportForm(_posted(request), request.FILES if request.method == "POST" else None)
+    report = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            report = services.import_pairs_csv(request.user, tournament, form.cleaned_data["file"].read())
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            if not report.errors:
+                messages.success(request, ngettext("%(count)s pair imported.", "%(count)s pairs imported.",
+                                                   report.created) % {"count": report.created})
+                return redirect("tournament-entries", slug=tournament.slug)
+    return render(request, "tournaments/manage/import.html", {
+        "tournament": tournament, "form": form, "report": report, "columns": services.CSV_COLUMNS,
+    })
+
+
+# -- tours -------------------------------------------------------------------------------------------
+
+
+@organiser_page
+def tour_generate(request, tournament):
+    form = GenerateTourForm(_posted(request))
+    draft = tournament.tours.filter(status=Tour.Status.DRAFT).first()
+    if request.method == "POST" and form.is_valid():
+        try:
+            tour = services.generate_tour(request.user, tournament, planned_start=form.cleaned_data["planned_start"])
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("Tour %(number)s is drawn as a draft: check it, then publish it.")
+                             % {"number": tour.number})
+            return redirect("tour-manage", slug=tournament.slug, number=tour.number)
+    return render(request, "tournaments/manage/generate.html", {
+        "tournament": tournament, "form": form, "draft": draft,
+        "next_number": draft.number if draft else tournament.tours.count() + 1,
+    })
+
+
+@organiser_page
+def tour_manage(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    return render(request, "tournaments/manage/tour.html", {
+        **draw_context(tour), "tournament": tournament, "is_draft": tour.status == Tour.Status.DRAFT,
+    })
+
+
+@organiser_page
+def tour_seating(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    pairs = list(Pair.objects.filter(tournament=tournament, tour__isnull=True, withdrawn_at__isnull=True)
+                 .select_related("first", "second"))
+    rows = max(len(pairs) // 2, tour.tables.count(), 1)
+    form = SeatingForm(_posted(request), pairs=pairs, rows=rows, initial=SeatingForm.initial_for(tour))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.set_tables(request.user, tour, form.tables, bye=form.cleaned_data["bye"])
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("The seating of tour %(number)s is saved.") % {"number": tour.number})
+            return redirect("tour-manage", slug=tournament.slug, number=tour.number)
+    return render(request, "tournaments/manage/seating.html", {"tournament": tournament, "tour": tour, "form": form})
+
+
+@require_POST
+@organiser_page
+def tour_publish(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    try:
+        services.publish_tour(request.user, tour)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Tour %(number)s is published.") % {"number": tour.number})
+    return redirect("tour-manage", slug=tournament.slug, number=tour.number)
+
+
+@organiser_page
+def tour_referees(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    referees = get_user_model().objects.filter(
+        tournament_roles__tournament=tournament,
+        tournament_roles__kind__in=[Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE]).distinct().order_by("username")
+    form = RefereesForm(_posted(request), tables=tour.tables.all(), referees=referees)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.assign_referees(request.user, tour, form.assignments)
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("The referees of tour %(number)s are saved.") % {"number": tour.number})
+            return redirect("tour-manage", slug=tournament.slug, number=tour.number)
+    return render(request, "tournaments/manage/referees.html", {
+        "tournament": tournament, "tour": tour, "form": form, "has_referees": bool(form.referees),
+    })
+
+
+@organiser_page
+def tour_print(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    return render(request, "tournaments/manage/print.html", {**draw_context(tour), "tournament": tournament})
