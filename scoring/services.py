@@ -138,7 +138,8 @@ def _update_tour(tour: Tour) -> None:
 
 
 def _engine_error(error: engine.RulesError) -> ValidationError:
-    return ValidationError(str(error))
+    """The engine's refusal, in the user's language."""
+    return ValidationError(error.translate(_))
 
 
 def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
@@ -216,8 +217,13 @@ def correct(user, partition_id: int, game: engine.Partition, *, reason: str, ver
 
 def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
                  version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
-    """Correct deal ``number`` (summary form: end, seat, pips) and replay everything after it."""
+    """Correct deal ``number`` (summary form: end, seat, pips) and replay everything after it.
+
+    The correction is computed from the state read here: it is stored only if the partition is
+    still at that version (a change in between is a :class:`Conflict`, not a lost update)."""
     partition = Partition.objects.get(pk=partition_id)
+    if version is None:
+        version = partition.version
     game = engine_partition(partition)
     stored = game.to_dict()
     deal_events = [k for k, e in enumerate(stored["events"]) if e["type"] == "deal"]
@@ -236,15 +242,24 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
                    address=address, data={"deal": number, **dict(deal)})
 
 
+def partition_at(partition: Partition, version: int | None = None) -> tuple[engine.Partition, dict[str, Any]]:
+    """The engine's partition and the result summary (:func:`result_summary`) at ``version``
+    (0: before anything was recorded; None: the current one). Earlier versions are read from the
+    partition's changes."""
+    if version is None or version == partition.version:
+        return engine_partition(partition), result_summary(partition)
+    if version == 0:
+        empty = Partition(table=partition.table)
+        return engine_partition(empty), result_summary(empty)
+    change = partition.changes.filter(version=version).first()
+    if change is None:
+        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+    return engine.Partition.from_dict(change.state), change.after
+
+
 def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """The partition (or one of its earlier versions) in the protocol format, with pair names."""
-    state = partition.state
-    if version is not None and version != partition.version:
-        change = partition.changes.filter(version=version).first()
-        if change is None:
-            raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-        state = change.state
-    game = engine.Partition.from_dict(state) if state else engine.Partition(partition.table.tour.tournament.rules)
+    game, _summary = partition_at(partition, version)
     table = partition.table
     names = {side: [str(p) for p in pair.players] for side, pair in (("A", table.pair_a), ("B", table.pair_b))}
     return engine.write_protocol(game, names)

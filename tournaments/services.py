@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -22,7 +21,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from scoring.engine import Regulations, RegulationsError
 from scoring.models import Partition
@@ -35,24 +33,6 @@ from .standings import pair_standings
 # -- tournaments ---------------------------------------------------------------------------------
 
 
-# The engine speaks English: its regulations messages, to be said in the user's language.
-_ENGINE_MESSAGES = [(re.compile(pattern), message) for pattern, message in (
-    (r"must be from (?P<low>\S+) to (?P<high>\S+), got (?P<value>.*)",
-     gettext_noop("must be from %(low)s to %(high)s, got %(value)s")),
-    (r"must be one of (?P<choices>.*), got (?P<value>.*)", gettext_noop("must be one of %(choices)s, got %(value)s")),
-    (r"must be a whole number, got (?P<value>.*)", gettext_noop("must be a whole number, got %(value)s")),
-    (r"must be a multiple of 4 so that every seat leads equally, got (?P<value>.*)",
-     gettext_noop("must be a multiple of 4 so that every seat leads equally, got %(value)s")),
-    (r"must be a list of metric names", gettext_noop("must be a list of standings criteria")),
-    (r"unknown metric (?P<value>.*); known: (?P<choices>.*)",
-     gettext_noop("unknown criterion %(value)s; known: %(choices)s")),
-    (r"must name each metric at most once, and at least one",
-     gettext_noop("must name each criterion at most once, and at least one")),
-    (r"unknown setting (?P<value>.*)", gettext_noop("unknown setting %(value)s")),
-    (r"must be an object of settings", gettext_noop("must be an object of settings")),
-)]
-
-
 def _regulations(data: Mapping[str, Any] | None) -> dict[str, Any]:
     """Validated regulations, as stored: every setting, defaults filled in.
 
@@ -62,14 +42,10 @@ def _regulations(data: Mapping[str, Any] | None) -> dict[str, Any]:
         return Regulations.from_dict(data or {}).to_dict()
     except RegulationsError as error:
         where = error.where or "regulations"
-        problem = error.message
-        for pattern, message in _ENGINE_MESSAGES:
-            if match := pattern.fullmatch(error.message):
-                problem = _(message) % match.groupdict()
-                break
         raise ValidationError({"regulations": ValidationError(
             "%(where)s: %(problem)s", code="invalid",
-            params={"where": where, "setting": where.removeprefix("regulations").lstrip("."), "problem": problem},
+            params={"where": where, "setting": where.removeprefix("regulations").lstrip("."),
+                    "problem": _(error.template) % error.params},
         )}) from None
 
 

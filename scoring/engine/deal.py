@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from .errors import IllegalMove, RulesError
+from .errors import IllegalMove, RulesError, gettext_noop
 from .tiles import ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Tile, indices_of, parse_tile, pips_of, tile_index
 
 __all__ = ["Deal", "DealOutcome", "Move", "deal_hands", "new_seed", "pair_of", "LEFT", "RIGHT"]
@@ -49,7 +49,7 @@ def deal_hands(seed: int | str) -> tuple[int, int, int, int]:
     seeds deal unrelated hands.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or seed == "":
-        raise IllegalMove(f"a deal's seed is a whole number or a text, got {seed!r}")
+        raise IllegalMove(gettext_noop("a deal's seed is a whole number or a text, got %(seed)s"), seed=repr(seed))
     x = int.from_bytes(hashlib.sha256(str(seed).encode()).digest(), "big")
     order = list(range(28))
     for i in range(27, 0, -1):
@@ -108,7 +108,7 @@ def _tile_and_first(tile: Tile | int | str) -> tuple[int, int]:
     if isinstance(tile, str):
         index = parse_tile(tile)
         return index, int(tile.split("-")[0])
-    raise IllegalMove(f"{tile!r} is not a tile")
+    raise IllegalMove(gettext_noop("%(tile)s is not a tile"), tile=repr(tile))
 
 
 class Deal:
@@ -126,7 +126,7 @@ class Deal:
                  times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None):
         """``hands``: four hands for seats 1..4, as masks or tiles; all 28 tiles, 7 each."""
         if leader not in (1, 2, 3, 4):
-            raise IllegalMove(f"the leader must be a seat 1 to 4, got {leader!r}")
+            raise IllegalMove(gettext_noop("the leader must be a seat 1 to 4, got %(leader)s"), leader=repr(leader))
         masks = [h if isinstance(h, int) else self._hand_mask(seat, h)
                  for seat, h in enumerate(hands, 1)]
         self._check_hands(masks)
@@ -154,25 +154,27 @@ class Deal:
         for tile in tiles:
             try:
                 index = _tile_and_first(tile)[0]
-            except ValueError as error:
-                raise IllegalMove(str(error), f"hand of seat {seat}") from None
+            except RulesError as error:
+                raise error.at(gettext_noop("hand of seat %(seat)s"), seat=seat) from None
             if mask >> index & 1:
-                raise IllegalMove(f"{TILES[index]} is written twice", f"hand of seat {seat}")
+                raise IllegalMove(gettext_noop("%(tile)s is written twice"), tile=TILES[index]).at(
+                    gettext_noop("hand of seat %(seat)s"), seat=seat)
             mask |= 1 << index
         return mask
 
     @staticmethod
     def _check_hands(masks: list[int]) -> None:
         if len(masks) != 4:
-            raise IllegalMove(f"a deal has four hands, got {len(masks)}")
+            raise IllegalMove(gettext_noop("a deal has four hands, got %(count)s"), count=len(masks))
         seen = 0
         for seat, mask in enumerate(masks, 1):
             if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
-                raise IllegalMove(f"must hold 7 tiles, holds {mask.bit_count()}", f"hand of seat {seat}")
+                raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
+                    gettext_noop("hand of seat %(seat)s"), seat=seat)
             twice = seen & mask
             if twice:
-                raise IllegalMove(f"{TILES[(twice & -twice).bit_length() - 1]} is dealt twice",
-                                  f"hand of seat {seat}")
+                raise IllegalMove(gettext_noop("%(tile)s is dealt twice"), tile=TILES[(twice & -twice).bit_length() - 1]).at(
+                    gettext_noop("hand of seat %(seat)s"), seat=seat)
             seen |= mask
 
     # -- reading the state ---------------------------------------------------------------------
@@ -303,9 +305,10 @@ class Deal:
 
     def _check_turn(self, seat: int | None) -> None:
         if self.outcome is not None:
-            raise IllegalMove(f"the deal is over ({self.outcome.end})")
+            raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
         if seat is not None and seat != self.turn + 1:
-            raise IllegalMove(f"seat {seat} moves out of turn: seat {self.turn + 1} is to move")
+            raise IllegalMove(gettext_noop("seat %(seat)s moves out of turn: seat %(turn)s is to move"), seat=seat,
+                              turn=self.turn + 1)
 
     def play(self, tile: Tile | int | str, end: str | None = None, seat: int | None = None) -> None:
         """Place ``tile`` of the player to move on ``end``.
@@ -319,24 +322,24 @@ class Deal:
         index, first = _tile_and_first(tile)
         side = _SIDES.get(end, -2)  # type: ignore[arg-type]
         if side == -2:
-            raise IllegalMove(f"end must be \"left\" or \"right\", got {end!r}")
+            raise IllegalMove(gettext_noop("end must be \"left\" or \"right\", got %(end)s"), end=repr(end))
         self.place(index, side, first)
 
     def place(self, index: int, side: int = -1, first: int = -1) -> None:
         """:meth:`play` by numbers: tile ``index`` on ``side`` (0 left, 1 right, -1 wherever it
         fits); ``first`` is the half a lead lays on the left (-1: the higher)."""
         if self.outcome is not None:
-            raise IllegalMove(f"the deal is over ({self.outcome.end})")
+            raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
         turn = self.turn
         hand = self.hands[turn]
         if not hand >> index & 1:
-            raise IllegalMove(f"{TILES[index]} is not in the hand of seat {turn + 1}")
+            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index], seat=turn + 1)
         forced = self.forced[turn] & hand
         left = self.left
         if left < 0:
             if forced and not forced >> index & 1:
-                raise IllegalMove(f"seat {turn + 1} must lead {TILES[(forced & -forced).bit_length() - 1]}:"
-                                  " it was exposed")
+                raise IllegalMove(gettext_noop("seat %(seat)s must lead %(tile)s: it was exposed"), seat=turn + 1,
+                                  tile=TILES[(forced & -forced).bit_length() - 1])
             high = HIGH[index]
             if first < 0:
                 first = high
@@ -349,18 +352,21 @@ class Deal:
             new_right = OTHER[index * 7 + right]
             if side < 0:
                 if new_left >= 0 and new_right >= 0 and left != right:
-                    raise IllegalMove(f"{TILES[index]} fits both ends {left}|{right}: say which end")
+                    raise IllegalMove(gettext_noop("%(tile)s fits both ends %(left)s|%(right)s: say which end"),
+                                      tile=TILES[index], left=left, right=right)
                 side = 0 if new_left >= 0 else 1
             if (new_right if side else new_left) < 0:
                 if new_left < 0 and new_right < 0:
-                    raise IllegalMove(f"{TILES[index]} does not fit ends {left}|{right}")
-                raise IllegalMove(f"{TILES[index]} does not fit the {_SIDE_NAMES[side]} end"
-                                  f" {(left, right)[side]} of {left}|{right}")
+                    raise IllegalMove(gettext_noop("%(tile)s does not fit ends %(left)s|%(right)s"), tile=TILES[index],
+                                      left=left, right=right)
+                raise IllegalMove(gettext_noop("%(tile)s does not fit the right end %(end)s of %(left)s|%(right)s") if side
+                                  else gettext_noop("%(tile)s does not fit the left end %(end)s of %(left)s|%(right)s"),
+                                  tile=TILES[index], end=(left, right)[side], left=left, right=right)
             if forced:
                 forced &= SUIT[left] | SUIT[right]
                 if forced and not forced >> index & 1:
-                    raise IllegalMove(f"seat {turn + 1} must play {TILES[(forced & -forced).bit_length() - 1]}"
-                                      " first: it was touched or exposed and it fits")
+                    raise IllegalMove(gettext_noop("seat %(seat)s must play %(tile)s first: it was touched or exposed and"
+                                         " it fits"), seat=turn + 1, tile=TILES[(forced & -forced).bit_length() - 1])
             if side:
                 self.right = new_right
             else:
@@ -389,7 +395,8 @@ class Deal:
         playable = ml | mr
         if playable:
             shown = ", ".join(str(TILES[i]) for i in indices_of(playable))
-            raise IllegalMove(f"seat {self.turn + 1} passes holding a playable tile: {shown}")
+            raise IllegalMove(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"), seat=self.turn + 1,
+                              tiles=shown)
         self.moves.append(_PASS)
         self.turn = (self.turn + 1) & 3
 
@@ -401,7 +408,7 @@ class Deal:
         """
         self._check_turn(None)
         if seat not in (1, 2, 3, 4):
-            raise IllegalMove(f"a false pass needs a seat 1 to 4, got {seat!r}")
+            raise IllegalMove(gettext_noop("a false pass needs a seat 1 to 4, got %(seat)s"), seat=repr(seat))
         self.outcome = DealOutcome("false_pass", seat, self.pair_pips())
 
     def mark(self, seat: int, tile: Tile | int | str, kind: str) -> bool:
@@ -413,10 +420,10 @@ class Deal:
         """
         self._check_turn(None)
         if kind not in ("touched", "exposed"):
-            raise IllegalMove(f"unknown mark {kind!r}")
+            raise IllegalMove(gettext_noop("unknown mark %(kind)s"), kind=repr(kind))
         index = _tile_and_first(tile)[0]
         if not self.hands[seat - 1] >> index & 1:
-            raise IllegalMove(f"{TILES[index]} is not in the hand of seat {seat}")
+            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index], seat=seat)
         self.marks.append((len(self.moves), seat, index, kind))
         left = self.left
         fits = left < 0 or bool((SUIT[left] | SUIT[self.right]) >> index & 1)
@@ -470,24 +477,24 @@ class Deal:
         partition). Errors name the move: ``move 7: 4-2 does not fit ends 5|1``.
         """
         if not isinstance(data, Mapping):
-            raise RulesError("a deal must be an object")
+            raise RulesError(gettext_noop("a deal must be an object"))
         hands = data.get("hands")
         if not isinstance(hands, Mapping) or sorted(hands) != ["1", "2", "3", "4"]:
-            raise RulesError("must give the hands of seats \"1\" to \"4\"", "hands")
+            raise RulesError(gettext_noop("must give the hands of seats \"1\" to \"4\""), "hands")
         leader = data.get("leader", leader)
         if leader is None:
-            raise RulesError("the leader is missing", "leader")
+            raise RulesError(gettext_noop("the leader is missing"), "leader")
         if not all(isinstance(hands[s], list) for s in "1234"):
-            raise RulesError("each hand must be a list of tiles", "hands")
+            raise RulesError(gettext_noop("each hand must be a list of tiles"), "hands")
         deal = cls([hands[s] for s in "1234"], leader, times, seed=data.get("seed"))
         moves = data.get("moves", [])
         if not isinstance(moves, list):
-            raise RulesError("must be a list", "moves")
+            raise RulesError(gettext_noop("must be a list"), "moves")
         for k, move in enumerate(moves, 1):
             try:
                 deal.apply(move)
             except RulesError as error:
-                raise error.at(f"move {k}") from None
+                raise error.at(gettext_noop("move %(n)s"), n=k) from None
         false_pass = data.get("false_pass")
         if false_pass is not None:
             deal.end_false_pass(false_pass)
@@ -497,20 +504,20 @@ class Deal:
         """Apply one protocol move: ``{"seat", "tile", "end"?}``, ``{"seat", "pass": true}`` or a
         mark ``{"seat", "touched"|"exposed": tile}``."""
         if not isinstance(move, Mapping) or not isinstance(move.get("seat"), int):
-            raise IllegalMove("a move must be an object with a seat 1 to 4")
+            raise IllegalMove(gettext_noop("a move must be an object with a seat 1 to 4"))
         seat = move["seat"]
         if seat not in (1, 2, 3, 4):
-            raise IllegalMove(f"seat must be 1 to 4, got {seat}")
+            raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=seat)
         kinds = [k for k in ("tile", "pass", "touched", "exposed") if k in move]
         unknown = set(move) - {"seat", "tile", "end", "pass", "touched", "exposed"}
         if len(kinds) != 1 or unknown:
-            raise IllegalMove("a move has a seat and one of \"tile\" (with \"end\"), \"pass\"")
+            raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
         kind = kinds[0]
         if self.outcome is not None:
-            raise IllegalMove(f"the deal is already over ({self.outcome.end}): no move after it")
+            raise IllegalMove(gettext_noop("the deal is already over (%(end)s): no move after it"), end=self.outcome.end)
         if kind == "pass":
             if move["pass"] is not True:
-                raise IllegalMove("\"pass\" must be true")
+                raise IllegalMove(gettext_noop("\"pass\" must be true"))
             self.pass_turn(seat)
         elif kind == "tile":
             self.play(move["tile"], move.get("end"), seat)

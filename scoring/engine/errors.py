@@ -1,24 +1,59 @@
-"""Errors of the rules engine. Every message names what is wrong in the referee's words."""
+"""Errors of the rules engine. Every message names what is wrong in the referee's words.
+
+The engine speaks English. Each message is a template with named parameters, marked with
+:func:`gettext_noop` so that translation catalogues collect it (Django's ``makemessages`` knows
+the name); a user interface shows :meth:`RulesError.translate` in its own language.
+"""
 
 from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for translation catalogues; the engine itself keeps it as it is."""
+    return message
 
 
 class RulesError(ValueError):
     """Base of every error the engine raises for input that breaks the rules or the format.
 
-    ``where`` names the place (``"deal 3, move 7"``, ``"regulations.target"``); ``str(error)``
-    starts with it.
+    ``template % params`` is the message; ``places`` name where it happened, outermost first
+    (``deal 3``, ``move 7``), each a template with its parameters. ``str(error)`` is
+    ``"deal 3, move 7: 4-2 does not fit ends 5|1"``.
     """
 
-    def __init__(self, message: str, where: str | None = None):
-        self.message = message
-        self.where = where
-        super().__init__(f"{where}: {message}" if where else message)
+    def __init__(self, template: str, where: str | None = None, **params: Any):
+        self.template = template
+        self.params = {k: str(v) if not isinstance(v, (int, str)) else v for k, v in params.items()}
+        self.places: tuple[tuple[str, dict[str, Any]], ...] = ((where, {}),) if where else ()
+        super().__init__(str(self))
 
-    def at(self, where: str) -> RulesError:
-        """The same error, placed under ``where`` (outermost place first)."""
-        inner = f"{where}, {self.where}" if self.where else where
-        return type(self)(self.message, inner)
+    @property
+    def message(self) -> str:
+        return self.template % self.params
+
+    @property
+    def where(self) -> str | None:
+        return ", ".join(t % p for t, p in self.places) or None
+
+    def __str__(self) -> str:
+        return self.translate()
+
+    def translate(self, gettext: Callable[[str], str] = gettext_noop) -> str:
+        """The error in the language of ``gettext`` (English by default)."""
+        message = gettext(self.template) % self.params
+        if not self.places:
+            return message
+        where = ", ".join(gettext(t) % p for t, p in self.places)
+        return f"{where}: {message}"
+
+    def at(self, where: str, **params: Any) -> RulesError:
+        """The same error, placed under ``where`` (a template with ``params``)."""
+        error = type(self)(self.template, **self.params)
+        error.places = ((where, params),) + self.places
+        error.args = (str(error),)
+        return error
 
 
 class RegulationsError(RulesError):

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from . import rules
 from .deal import Deal, DealOutcome, pair_of
-from .errors import PartitionError, RulesError
+from .errors import PartitionError, RulesError, gettext_noop
 from .regulations import Regulations
 from .tiles import Tile
 
@@ -235,12 +235,14 @@ class Partition:
         if reason is not None and a != b:
             s.decision = Decision("A" if a > b else "B", reason)
 
-    def _check_open(self, what: str) -> None:
+    def _check_open(self) -> None:
         s = self._state
         if s.decision is not None:
-            after = f" after deal {len(s.deals)}" if s.deals else ""
-            raise PartitionError(f"the partition was already decided{after} ({s.decision.reason}):"
-                                 f" no {what} after it")
+            if s.deals:
+                raise PartitionError(gettext_noop("the partition was already decided after deal %(n)s (%(reason)s): nothing"
+                                        " more can be recorded"), n=len(s.deals), reason=s.decision.reason)
+            raise PartitionError(gettext_noop("the partition was already decided (%(reason)s): nothing more can be recorded"),
+                                 reason=s.decision.reason)
 
     # -- events --------------------------------------------------------------------------------
 
@@ -256,7 +258,7 @@ class Partition:
     def _apply(self, event: dict[str, Any]) -> Any:
         handler = getattr(self, f"_on_{event.get('type')}", None)
         if handler is None:
-            raise PartitionError(f"unknown event {event.get('type')!r}")
+            raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
         return handler(event)
 
     def draw_lead(self, seat: int) -> None:
@@ -266,9 +268,9 @@ class Partition:
     def _on_lead(self, event: dict[str, Any]) -> None:
         s, seat = self._state, event["seat"]
         if s.first_leader is not None:
-            raise PartitionError(f"the lead draw is already recorded (seat {s.first_leader})")
+            raise PartitionError(gettext_noop("the lead draw is already recorded (seat %(seat)s)"), seat=s.first_leader)
         if seat not in (1, 2, 3, 4):
-            raise PartitionError(f"the leader must be a seat 1 to 4, got {seat!r}")
+            raise PartitionError(gettext_noop("the leader must be a seat 1 to 4, got %(seat)s"), seat=repr(seat))
         s.first_leader = s.next_leader = seat
 
     def record_deal(self, end: str, seat: int | None, pips: Sequence[int]) -> DealRecord:
@@ -278,33 +280,36 @@ class Partition:
         return self._event({"type": "deal", "end": end, "seat": seat, "pips": list(pips)})
 
     def _on_deal(self, event: dict[str, Any]) -> DealRecord:
-        self._check_open("deal")
+        self._check_open()
         s, r = self._state, self.regulations
         if s.first_leader is None:
-            raise PartitionError("record the lead draw before the first deal")
+            raise PartitionError(gettext_noop("record the lead draw before the first deal"))
         if self.current is not None:
-            raise PartitionError("a deal is being played move by move: finish it first")
+            raise PartitionError(gettext_noop("a deal is being played move by move: finish it first"))
         if "deal" in event:
             deal = event["deal"]
             if not isinstance(deal, Deal):  # stored as JSON: replay it
                 deal = event["deal"] = Deal.from_dict(deal, s.next_leader, r.allowances())
             if deal.leader != s.next_leader:
-                raise PartitionError(f"seat {deal.leader} leads, but this deal is led by seat {s.next_leader}")
+                raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
+                                     seat=deal.leader, leader=s.next_leader)
             if not deal.is_over:
-                raise PartitionError("the deal is not over: only a finished deal is recorded")
+                raise PartitionError(gettext_noop("the deal is not over: only a finished deal is recorded"))
             return self._score(deal.outcome, deal)  # type: ignore[arg-type]
         end, seat, pips = event.get("end"), event.get("seat"), event.get("pips")
         if end not in ("domino", "fish", "false_pass"):
-            raise PartitionError(f"a deal ends with \"domino\", \"fish\" or \"false_pass\", got {end!r}")
+            raise PartitionError(gettext_noop("a deal ends with \"domino\", \"fish\" or \"false_pass\", got %(end)s"),
+                                 end=repr(end))
         if seat is None and end != "fish":
-            raise PartitionError(f"{end} needs the seat that {'made it' if end == 'domino' else 'passed falsely'}")
+            raise PartitionError(gettext_noop("domino needs the seat that made it") if end == "domino"
+                                 else gettext_noop("false_pass needs the seat that passed falsely"))
         if seat is not None and seat not in (1, 2, 3, 4):
-            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+            raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if seat is None and r.next_lead == "winner":
-            raise PartitionError("fish needs the seat that placed the fishing tile when the next deal"
-                                 " is led by the winner")
+            raise PartitionError(gettext_noop("fish needs the seat that placed the fishing tile when the next deal"
+                                 " is led by the winner"))
         if not isinstance(pips, (list, tuple)) or len(pips) != 2:
-            raise PartitionError("pips must give pair A and pair B")
+            raise PartitionError(gettext_noop("pips must give pair A and pair B"))
         rules.check_pips(end, tuple(pips))  # type: ignore[arg-type]
         return self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
 
@@ -338,14 +343,14 @@ class Partition:
     def start_deal(self, seed: int | str | None = None,
                    hands: Sequence[Sequence[Tile | int | str] | int] | None = None) -> Deal:
         """Deal the next deal to play it move by move: from ``seed`` or the given ``hands``."""
-        self._check_open("deal")
+        self._check_open()
         s = self._state
         if s.first_leader is None:
-            raise PartitionError("record the lead draw before the first deal")
+            raise PartitionError(gettext_noop("record the lead draw before the first deal"))
         if self.current is not None:
-            raise PartitionError("a deal is already being played")
+            raise PartitionError(gettext_noop("a deal is already being played"))
         if (seed is None) == (hands is None):
-            raise PartitionError("give either a seed or the hands")
+            raise PartitionError(gettext_noop("give either a seed or the hands"))
         times = self.regulations.allowances()
         leader: int = s.next_leader  # type: ignore[assignment]
         self.current = Deal.from_seed(seed, leader, times) if hands is None else Deal(hands, leader, times)  # type: ignore[arg-type]
@@ -366,7 +371,7 @@ class Partition:
 
     def _current(self) -> Deal:
         if self.current is None:
-            raise PartitionError("no deal is being played: start one first")
+            raise PartitionError(gettext_noop("no deal is being played: start one first"))
         return self.current
 
     def _close_if_over(self) -> DealRecord | None:
@@ -392,8 +397,9 @@ class Partition:
 
     def _on_restart(self, event: dict[str, Any]) -> PenaltyRecord:
         if event.get("code") not in ("wrong_lead", "out_of_turn"):
-            raise PartitionError(f"a deal is restarted for wrong_lead or out_of_turn, not {event.get('code')!r}")
-        self._check_open("restart")
+            raise PartitionError(gettext_noop("a deal is restarted for wrong_lead or out_of_turn, not %(code)s"),
+                                 code=repr(event.get("code")))
+        self._check_open()
         self._count_pending()  # the dropped deal will not end: what was written during it counts now
         return self._on_penalty(event)
 
@@ -404,9 +410,10 @@ class Partition:
     def _on_penalty(self, event: dict[str, Any]) -> PenaltyRecord:
         seat, code = event.get("seat"), event.get("code")
         if seat not in (1, 2, 3, 4):
-            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+            raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if code not in rules.PENALTY_CODES:
-            raise PartitionError(f"unknown penalty code {code!r}; known: {', '.join(rules.PENALTY_CODES)}")
+            raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
+                                 known=", ".join(rules.PENALTY_CODES))
         return self._penalty(seat, code, None, bool(event.get("during_deal")))
 
     def _penalty(self, seat: int, code: str, violation: int | None, during_deal: bool) -> PenaltyRecord:
@@ -442,9 +449,10 @@ class Partition:
     def _on_violation(self, event: dict[str, Any]) -> ViolationRecord:
         s, seat, code = self._state, event.get("seat"), event.get("code")
         if seat not in (1, 2, 3, 4):
-            raise PartitionError(f"seat must be 1 to 4, got {seat!r}")
+            raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if code == "no_show" or code not in rules.VIOLATION_CODES:
-            raise PartitionError(f"unknown violation code {code!r}; known: {', '.join(rules.PENALTY_CODES)}")
+            raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
+                                 known=", ".join(rules.PENALTY_CODES))
         scope = self.regulations.repeat_scope
         same = [v for v in s.violations if v.code == code and v.annulled is None
                 and (v.seat == seat or (scope == "pair_partition" and v.seat % 2 == seat % 2))]
@@ -466,13 +474,13 @@ class Partition:
     def _on_annul(self, event: dict[str, Any]) -> None:
         vid, reason = event.get("violation"), event.get("reason")
         if not isinstance(reason, str) or not reason.strip():
-            raise PartitionError("an annulment needs a reason")
+            raise PartitionError(gettext_noop("an annulment needs a reason"))
         if self._replaying:
             return
         if not (isinstance(vid, int) and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
-            raise PartitionError(f"no violation {vid!r} to annul")
+            raise PartitionError(gettext_noop("no violation %(id)s to annul"), id=repr(vid))
         if vid in self._annulled:
-            raise PartitionError(f"violation {vid} is already annulled")
+            raise PartitionError(gettext_noop("violation %(id)s is already annulled"), id=vid)
         self._annulled[vid] = reason
         try:
             self._replay()
@@ -487,10 +495,10 @@ class Partition:
         self._event({"type": "time", "during_deal": during_deal})
 
     def _on_time(self, event: dict[str, Any]) -> None:
-        self._check_open("clock")
+        self._check_open()
         s = self._state
         if s.time_expired is not None:
-            raise PartitionError("the clock has already run out")
+            raise PartitionError(gettext_noop("the clock has already run out"))
         played = len(s.deals)
         s.time_expired = ("during_deal", played + 1) if event.get("during_deal") else ("after_deal", played)
         self._decide()
@@ -500,12 +508,12 @@ class Partition:
         return self._event({"type": "no_show", "absent": absent})
 
     def _on_no_show(self, event: dict[str, Any]) -> Decision:
-        self._check_open("no-show")
+        self._check_open()
         s, absent = self._state, event.get("absent")
         if absent not in ("A", "B", "both"):
-            raise PartitionError(f"the absent pair is \"A\", \"B\" or \"both\", got {absent!r}")
+            raise PartitionError(gettext_noop("the absent pair is \"A\", \"B\" or \"both\", got %(absent)s"), absent=repr(absent))
         if s.deals or self.current is not None:
-            raise PartitionError("a no-show is recorded before the first deal")
+            raise PartitionError(gettext_noop("a no-show is recorded before the first deal"))
         award = self.regulations.no_show_award
         s.no_show = absent
         s.totals = {"A": (0, award), "B": (award, 0), "both": (0, 0)}[absent]
@@ -518,15 +526,16 @@ class Partition:
         return self._event({"type": "forfeit", "pair": pair})
 
     def _on_forfeit(self, event: dict[str, Any]) -> Decision:
-        self._check_open("forfeit")
+        self._check_open()
         s, pair, limit = self._state, event.get("pair"), self.regulations.penalties_to_forfeit
         if pair not in ("A", "B"):
-            raise PartitionError(f"the pair is \"A\" or \"B\", got {pair!r}")
+            raise PartitionError(gettext_noop("the pair is \"A\" or \"B\", got %(pair)s"), pair=repr(pair))
         count = sum(1 for p in s.penalties if p.pair == pair)
         if limit is None:
-            raise PartitionError("the regulations allow no forfeit (penalties_to_forfeit is not set)")
+            raise PartitionError(gettext_noop("the regulations allow no forfeit (penalties_to_forfeit is not set)"))
         if count < limit:
-            raise PartitionError(f"pair {pair} has {count} penalties; a forfeit needs {limit}")
+            raise PartitionError(gettext_noop("pair %(pair)s has %(count)s penalties; a forfeit needs %(limit)s"), pair=pair,
+                                 count=count, limit=limit)
         self.current = None
         self._count_pending()
         s.decision = Decision(rules.other_pair(pair), "forfeit")
@@ -563,7 +572,7 @@ class Partition:
             try:
                 partition._event(dict(event))
             except RulesError as error:
-                raise error.at(f"event {k}") from None
+                raise error.at(gettext_noop("event %(n)s"), n=k) from None
         if data.get("current") is not None:
             partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
         return partition

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .deal import Deal
-from .errors import ProtocolError, RulesError
+from .errors import ProtocolError, RulesError, gettext_noop
 from .partition import DealRecord, Partition
 from .regulations import Regulations
 
@@ -23,45 +23,45 @@ _DEAL_KEYS = {"end", "seat", "pips"}
 _MOVE_DEAL_KEYS = {"hands", "moves"}
 
 
-def _fail(message: str, where: str | None = None) -> ProtocolError:
-    return ProtocolError(message, where)
+def _fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
+    return ProtocolError(template, where, **params)
 
 
 def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
     """The partition a protocol document describes, and its pair names (if given)."""
     if not isinstance(doc, Mapping):
-        raise _fail("a protocol must be a JSON object")
+        raise _fail(gettext_noop("a protocol must be a JSON object"))
     if doc.get("format") != FORMAT:
-        raise _fail(f"must be {FORMAT!r}, got {doc.get('format')!r}", "format")
+        raise _fail(gettext_noop("must be %(format)s, got %(value)s"), "format", format=repr(FORMAT), value=repr(doc.get("format")))
     unknown = sorted(set(doc) - _KEYS)
     if unknown:
-        raise _fail(f"unknown key {unknown[0]!r}")
+        raise _fail(gettext_noop("unknown key %(key)s"), key=repr(unknown[0]))
     pairs = _read_pairs(doc.get("pairs"))
     partition = Partition(Regulations.from_dict(doc.get("regulations")))
     deals = doc.get("deals")
     if not isinstance(deals, list):
-        raise _fail("must be a list of deals", "deals")
+        raise _fail(gettext_noop("must be a list of deals"), "deals")
     penalties = _read_penalties(doc.get("penalties"), len(deals))
     time_expired = _read_time(doc.get("time_expired"), len(deals))
     no_show = doc.get("no_show")
     if no_show is not None:
         if deals:
-            raise _fail("a partition with a no-show has no deals", "deals")
+            raise _fail(gettext_noop("a partition with a no-show has no deals"), "deals")
         _place(partition.record_no_show, "no_show", no_show)
         if "first_leader" in doc and doc["first_leader"] is not None:
             _place(partition.draw_lead, "first_leader", doc["first_leader"])
         for k, (_, seat, code) in enumerate(penalties, 1):
-            _place(partition.write_penalty, f"penalty {k}", seat, code)
+            _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         return partition, pairs
     if "first_leader" not in doc:
-        raise _fail("the seat that won the lead draw is missing", "first_leader")
+        raise _fail(gettext_noop("the seat that won the lead draw is missing"), "first_leader")
     _place(partition.draw_lead, "first_leader", doc["first_leader"])
 
     def between(done: int) -> None:
         """Events written after deal ``done`` and before the next one, in the format's order."""
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
-                _place(partition.write_penalty, f"penalty {k}", seat, code)
+                _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         if time_expired == ("after_deal", done):
             _place(partition.expire_time, "time_expired", False)
         if time_expired == ("during_deal", done + 1):
@@ -72,26 +72,26 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
         try:
             _read_deal(partition, deal, last=n == len(deals))
         except RulesError as error:
-            raise error.at(f"deal {n}") from None
+            raise error.at(gettext_noop("deal %(n)s"), n=n) from None
         if partition.current is None:
             between(n)
     if partition.current is not None:
         # The last deal is still being played: penalties after it were written during it.
         n = len(deals)
         if time_expired == ("after_deal", n):
-            raise _fail(f"deal {n} is still being played: the clock cannot have run out after it",
-                        "time_expired")
+            raise _fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
+                        "time_expired", n=n)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == n:
-                _place(partition.write_penalty, f"penalty {k}", seat, code)
+                _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
     return partition, pairs
 
 
-def _place(method: Any, where: str, *args: Any) -> Any:
+def _place(method: Any, where: str, *args: Any, **params: Any) -> Any:
     try:
         return method(*args)
     except RulesError as error:
-        raise error.at(where) from None
+        raise error.at(where, **params) from None
 
 
 def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
@@ -100,7 +100,7 @@ def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
     if not (isinstance(pairs, Mapping) and set(pairs) == {"A", "B"}
             and all(isinstance(pairs[p], list) and len(pairs[p]) == 2
                     and all(isinstance(n, str) for n in pairs[p]) for p in "AB")):
-        raise _fail("must give pair A and pair B, two names each", "pairs")
+        raise _fail(gettext_noop("must give pair A and pair B, two names each"), "pairs")
     return {p: list(pairs[p]) for p in "AB"}
 
 
@@ -108,15 +108,15 @@ def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, int, str]]:
     if penalties is None:
         return []
     if not isinstance(penalties, list):
-        raise _fail("must be a list", "penalties")
+        raise _fail(gettext_noop("must be a list"), "penalties")
     result = []
     for k, item in enumerate(penalties, 1):
-        where = f"penalty {k}"
         if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
-            raise _fail("a penalty has exactly after_deal, seat and code", where)
+            raise _fail(gettext_noop("a penalty has exactly after_deal, seat and code")).at(gettext_noop("penalty %(n)s"), n=k)
         after = item["after_deal"]
         if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= deals:
-            raise _fail(f"after_deal must be 0 to {deals} (the deals given), got {after!r}", where)
+            raise _fail(gettext_noop("after_deal must be 0 to %(deals)s (the deals given), got %(value)s"), deals=deals,
+                        value=repr(after)).at(gettext_noop("penalty %(n)s"), n=k)
         result.append((after, item["seat"], item["code"]))
     return result
 
@@ -126,51 +126,52 @@ def _read_time(value: Any, deals: int) -> tuple[str, int] | None:
         return None
     if not (isinstance(value, Mapping) and len(value) == 1
             and next(iter(value)) in ("during_deal", "after_deal")):
-        raise _fail("must be {\"during_deal\": N} or {\"after_deal\": N}", "time_expired")
+        raise _fail(gettext_noop("must be {\"during_deal\": N} or {\"after_deal\": N}"), "time_expired")
     kind, n = next(iter(value.items()))
     low, high = (1, deals + 1) if kind == "during_deal" else (0, deals)
     if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
-        raise _fail(f"{kind} must be {low} to {high} for the {deals} deals given, got {n!r}", "time_expired")
+        raise _fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
+                    "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
     return kind, n
 
 
 def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
     if not isinstance(deal, Mapping):
-        raise _fail("a deal must be an object")
+        raise _fail(gettext_noop("a deal must be an object"))
     if "hands" in deal:
         unknown = sorted(set(deal) - _MOVE_DEAL_KEYS)
         if unknown:
-            raise _fail(f"unknown key {unknown[0]!r} in a move-form deal")
+            raise _fail(gettext_noop("unknown key %(key)s in a move-form deal"), key=repr(unknown[0]))
         moves = deal.get("moves")
         if not isinstance(moves, list):
-            raise _fail("must be a list", "moves")
+            raise _fail(gettext_noop("must be a list"), "moves")
         hands = deal["hands"]
         if not isinstance(hands, Mapping) or sorted(hands) != ["1", "2", "3", "4"] or not all(
                 isinstance(hands[s], list) for s in "1234"):
-            raise _fail("must give the hands of seats \"1\" to \"4\" as lists of tiles", "hands")
+            raise _fail(gettext_noop("must give the hands of seats \"1\" to \"4\" as lists of tiles"), "hands")
         current = partition.start_deal(hands=[hands[s] for s in "1234"])
         try:
             for k, move in enumerate(moves, 1):
                 if current.is_over:
-                    raise _fail(f"the deal is already over ({current.outcome.end}):"  # type: ignore[union-attr]
-                                " no move after it", f"move {k}")
+                    raise _fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
+                                end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)  # type: ignore[union-attr]
                 try:
                     current.apply(move)
                 except RulesError as error:
-                    raise error.at(f"move {k}") from None
+                    raise error.at(gettext_noop("move %(n)s"), n=k) from None
                 partition._close_if_over()
         except RulesError:
             partition.current = None
             raise
         if partition.current is not None and not last:
-            raise _fail("the deal stops before its end: only the last deal of a protocol may")
+            raise _fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
         return
     unknown = sorted(set(deal) - _DEAL_KEYS)
     if unknown:
-        raise _fail(f"unknown key {unknown[0]!r} in a deal")
+        raise _fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
     pips = deal.get("pips")
     if not (isinstance(pips, Mapping) and set(pips) == {"A", "B"}):
-        raise _fail("must give the pips of pair A and pair B", "pips")
+        raise _fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
     partition.record_deal(deal.get("end"), deal.get("seat"), (pips["A"], pips["B"]))
 
 

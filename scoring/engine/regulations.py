@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
-from .errors import RegulationsError
+from .errors import RegulationsError, gettext_noop
 
 __all__ = ["Regulations", "STANDINGS_METRICS"]
 
@@ -87,30 +87,33 @@ class Regulations:
         for name, choices in self.CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                self._fail(name, f"must be one of {', '.join(choices)}, got {value!r}")
+                self._fail(name, gettext_noop("must be one of %(choices)s, got %(value)s"), choices=", ".join(choices),
+                           value=repr(value))
         for name, (low, high) in self.BOUNDS.items():
             value = getattr(self, name)
             if value is None and name in self.OPTIONAL:
                 continue
             if not isinstance(value, int) or isinstance(value, bool):
-                self._fail(name, f"must be a whole number, got {value!r}")
+                self._fail(name, gettext_noop("must be a whole number, got %(value)s"), value=repr(value))
             if value < low or (high is not None and value > high):
-                self._fail(name, f"must be from {low} to {high}, got {value}")
+                self._fail(name, gettext_noop("must be from %(low)s to %(high)s, got %(value)s"), low=low, high=high, value=value)
         if self.deals % 4:
-            self._fail("deals", f"must be a multiple of 4 so that every seat leads equally, got {self.deals}")
+            self._fail("deals", gettext_noop("must be a multiple of 4 so that every seat leads equally, got %(value)s"),
+                       value=self.deals)
         standings = self.standings
         if isinstance(standings, str) or not all(isinstance(m, str) for m in standings):
-            self._fail("standings", "must be a list of metric names")
+            self._fail("standings", gettext_noop("must be a list of standings criteria"))
         unknown = [m for m in standings if m not in STANDINGS_METRICS]
         if unknown:
-            self._fail("standings", f"unknown metric {unknown[0]!r}; known: {', '.join(STANDINGS_METRICS)}")
+            self._fail("standings", gettext_noop("unknown criterion %(value)s; known: %(choices)s"), value=repr(unknown[0]),
+                       choices=", ".join(STANDINGS_METRICS))
         if len(set(standings)) != len(standings) or not standings:
-            self._fail("standings", "must name each metric at most once, and at least one")
+            self._fail("standings", gettext_noop("must name each criterion at most once, and at least one"))
         object.__setattr__(self, "standings", tuple(standings))
 
     @staticmethod
-    def _fail(name: str, message: str) -> None:
-        raise RegulationsError(message, f"regulations.{name}")
+    def _fail(name: str, template: str, **params: object) -> None:
+        raise RegulationsError(template, **params).at("regulations.%(key)s", key=name)
 
     @property
     def no_show_award(self) -> int:
@@ -123,11 +126,11 @@ class Regulations:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RegulationsError("must be an object of settings", "regulations")
+            raise RegulationsError(gettext_noop("must be an object of settings")).at("regulations")
         known = {f.name for f in dataclasses.fields(cls)}
         for key in data:
             if key not in known:
-                raise RegulationsError(f"unknown setting {key!r}", f"regulations.{key}")
+                cls._fail(key, gettext_noop("unknown setting %(value)s"), value=repr(key))
         values = dict(data)
         if "standings" in values and isinstance(values["standings"], list):
             values["standings"] = tuple(values["standings"])

@@ -7,7 +7,7 @@ calls them in order. Pairs are ``"A"`` (seats 1, 3) and ``"B"`` (seats 2, 4).
 from __future__ import annotations
 
 from .deal import DealOutcome, pair_of
-from .errors import PartitionError
+from .errors import PartitionError, gettext_noop
 from .regulations import Regulations
 
 __all__ = [
@@ -57,16 +57,19 @@ def check_pips(end: str, pips: tuple[int, int]) -> None:
     """Refuse pips a deal cannot end with (summary form)."""
     for pair, value in zip("AB", pips):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise PartitionError(f"pips of pair {pair} must be a whole number 0 or more, got {value!r}")
+            raise PartitionError(gettext_noop("pips of pair %(pair)s must be a whole number 0 or more, got %(value)s"),
+                                 pair=pair, value=repr(value))
     total = pips[0] + pips[1]
     if total > 168:
-        raise PartitionError(f"pips {pips[0]} + {pips[1]} = {total}: the whole set has only 168")
+        raise PartitionError(gettext_noop("pips %(a)s + %(b)s = %(total)s: the whole set has only 168"),
+                             a=pips[0], b=pips[1], total=total)
     if end == "fish" and total > MAX_FISH_PIPS:
-        raise PartitionError(f"pips {pips[0]} + {pips[1]} = {total}: at fish the 7 tiles of one number"
-                             f" are on the table, so the hands hold at most {MAX_FISH_PIPS}")
+        raise PartitionError(gettext_noop("pips %(a)s + %(b)s = %(total)s: at fish the 7 tiles of one number are on the"
+                                " table, so the hands hold at most %(most)s"),
+                             a=pips[0], b=pips[1], total=total, most=MAX_FISH_PIPS)
     if end == "domino" and total == 0:
-        raise PartitionError("pips 0 + 0: after domino three players still hold tiles, and only"
-                             " 0-0 has no pips")
+        raise PartitionError(gettext_noop("pips 0 + 0: after domino three players still hold tiles, and only 0-0 has no"
+                                " pips"))
 
 
 def next_leader(previous_leader: int, outcome: DealOutcome, regulations: Regulations) -> int:
@@ -80,7 +83,8 @@ def violation_consequence(code: str, earlier: int) -> str:
     """``"warning"`` or ``"penalty"`` for a violation with ``earlier`` counted violations of the
     same code in its scope (RULES 6, 7); a no-show is ``"lost"``."""
     if code not in VIOLATION_CODES:
-        raise PartitionError(f"unknown violation code {code!r}; known: {', '.join(VIOLATION_CODES)}")
+        raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
+                             known=", ".join(VIOLATION_CODES))
     if code == "no_show":
         return "lost"
     if code in ESCALATING_CODES and earlier == 0:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final, Iterable, Iterator
 
+from .errors import IllegalMove, gettext_noop
+
 __all__ = [
     "Tile",
     "TILES",
@@ -143,13 +145,13 @@ def other_half(index: int, number: int) -> int:
 
 
 def parse_tile(text: str) -> int:
-    """Index of a tile written ``"a-b"``; :class:`ValueError` naming the text otherwise."""
+    """Index of a tile written ``"a-b"``; :class:`IllegalMove` naming the text otherwise."""
     parts = text.split("-") if isinstance(text, str) else ()
     if len(parts) == 2 and all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         key = (int(parts[0]), int(parts[1]))
         if key in _INDEX:
             return _INDEX[key]
-    raise ValueError(f"{text!r} is not a tile: write it \"a-b\" with halves 0 to 6")
+    raise IllegalMove(gettext_noop("%(text)s is not a tile: write it \"a-b\" with halves 0 to 6"), text=repr(text))
 
 
 def mask_of(tiles: Iterable[Tile | int]) -> int:
