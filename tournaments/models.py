@@ -97,6 +97,9 @@ class Player(models.Model):
     federation_id = models.CharField(_("federation id"), max_length=50, blank=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", verbose_name=_("account"))
+    # Hashed (django.contrib.auth.hashers) PIN with which the player confirms a protocol on the
+    # referee's device; empty: none set. Set through scoring.documents.set_pin.
+    pin = models.CharField(_("PIN"), max_length=128, blank=True, editable=False)
 
     class Meta:
         ordering = ["last_name", "first_name"]
