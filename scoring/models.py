@@ -87,3 +87,183 @@ class PartitionChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partition} v{self.version} {self.action}"
+
+
+# -- Protocol documents (the "Protocols" issue) ---------------------------------------------------
+
+
+class Confirmation(models.Model):
+    """A player (seats 1-4) or the referee (seat 0) confirms one version of a partition's
+    protocol at the table: with his PIN on the referee's device, or from his own account. A
+    correction makes a new version, which needs confirming again."""
+
+    REFEREE = 0
+
+    class Method(models.TextChoices):
+        PIN = "pin", _("PIN on the referee's device")
+        ACCOUNT = "account", _("own account")
+
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="confirmations")
+    version = models.PositiveIntegerField(_("version"))
+    seat = models.PositiveSmallIntegerField(_("seat"), help_text=_("1 to 4 for the players, 0 for the referee."))
+    player = models.ForeignKey("tournaments.Player", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="+", verbose_name=_("player"))
+    # The login that confirmed: the player's or the referee's own account, or the referee's device
+    # on which the player typed his PIN.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", verbose_name=_("login"))
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["partition", "version", "seat"]
+        verbose_name = _("confirmation")
+        verbose_name_plural = _("confirmations")
+        constraints = [
+            models.UniqueConstraint(fields=["partition", "version", "seat"], name="confirmation_once"),
+            models.CheckConstraint(condition=Q(seat__lte=4), name="confirmation_seat_0_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partition} v{self.version} seat {self.seat}"
+
+    @property
+    def is_referee(self) -> bool:
+        return self.seat == self.REFEREE
+
+
+class SigningKey(models.Model):
+    """A tournament's key for signing its protocols: created by the system on first use (a
+    self-signed certificate), or loaded by an organiser from his PKCS#12 file. The private key
+    is kept encrypted with a key derived from SECRET_KEY. A replaced key is retired, not
+    deleted: the documents it signed stay genuine."""
+
+    class Source(models.TextChoices):
+        GENERATED = "generated", _("created by the system (self-signed)")
+        UPLOADED = "uploaded", _("loaded by the organiser")
+
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="signing_keys")
+    source = models.CharField(_("source"), max_length=20, choices=Source.choices)
+    certificate = models.TextField(_("certificate (PEM)"))
+    chain = models.TextField(_("other certificates of the chain (PEM)"), blank=True)
+    private_key = models.BinaryField(_("private key (encrypted PKCS#8)"))
+    fingerprint = models.CharField(_("SHA-256 fingerprint"), max_length=64)
+    subject = models.CharField(_("subject"), max_length=500)
+    not_before = models.DateTimeField(_("valid from"))
+    not_after = models.DateTimeField(_("valid until"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-created_at"]
+        verbose_name = _("signing key")
+        verbose_name_plural = _("signing keys")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament"], condition=Q(retired_at__isnull=True),
+                                    name="one_current_signing_key"),
+            models.UniqueConstraint(fields=["tournament", "fingerprint"], name="signing_key_once"),
+        ]
+        indexes = [models.Index(fields=["fingerprint"])]
+
+    def __str__(self) -> str:
+        return f"{self.subject} ({self.fingerprint[:16]})"
+
+
+class ProtocolDocument(models.Model):
+    """An issued, signed PDF: a partition protocol (of one version of the partition), a tour
+    protocol or the final protocol. Never changed: a later state makes a new document, and the
+    older one is then outdated (computed, see :mod:`scoring.documents`). ``code`` is the short
+    public code of its verification link; ``summary`` is what it certifies, as issued."""
+
+    class Kind(models.TextChoices):
+        PARTITION = "partition", _("partition protocol")
+        TOUR = "tour", _("tour protocol")
+        FINAL = "final", _("final protocol")
+
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE,
+                                   related_name="protocol_documents")
+    tour = models.ForeignKey("tournaments.Tour", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="protocol_documents")
+    partition = models.ForeignKey(Partition, null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="documents")
+    # Partition protocol: the partition's version it certifies. Tour and final protocols: the
+    # state of all the partitions they count is ``snapshot``; ``version`` numbers their documents.
+    version = models.PositiveIntegerField(_("version"))
+    snapshot = models.CharField(_("snapshot"), max_length=64)
+    confirmed = models.BooleanField(_("confirmed by all"), default=False)
+    code = models.CharField(_("code"), max_length=16, unique=True)
+    sha256 = models.CharField(_("SHA-256"), max_length=64, unique=True)
+    pdf = models.BinaryField(_("PDF"))
+    size = models.PositiveIntegerField(_("size"))
+    signing_key = models.ForeignKey(SigningKey, on_delete=models.PROTECT, related_name="documents")
+    summary = models.JSONField(_("what it certifies"), default=dict)
+    created_at = models.DateTimeField(_("issued at"), auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("issued by"))
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("protocol document")
+        verbose_name_plural = _("protocol documents")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="partition", partition__isnull=False)
+                           | Q(kind="tour", tour__isnull=False, partition__isnull=True)
+                           | Q(kind="final", tour__isnull=True, partition__isnull=True)),
+                name="protocol_document_target"),
+        ]
+        indexes = [models.Index(fields=["kind", "partition", "snapshot"]),
+                   models.Index(fields=["kind", "tour", "snapshot"]),
+                   models.Index(fields=["kind", "tournament", "snapshot"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.code}"
+
+
+class ProtocolBatch(models.Model):
+    """The protocols of a whole tour, made by Celery tasks (one per table) and put in a ZIP."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("making the protocols")
+        ASSEMBLING = "assembling", _("packing the ZIP")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
+
+    tour = models.ForeignKey("tournaments.Tour", on_delete=models.CASCADE, related_name="protocol_batches")
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(_("tables"))
+    done = models.PositiveIntegerField(_("done"), default=0)
+    failed = models.PositiveIntegerField(_("failed"), default=0)
+    base_url = models.CharField(_("address of the site"), max_length=300)
+    archive = models.BinaryField(_("ZIP"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("started by"))
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("protocol batch")
+        verbose_name_plural = _("protocol batches")
+
+    def __str__(self) -> str:
+        return f"{self.tour} batch {self.pk}"
+
+
+class ProtocolBatchItem(models.Model):
+    """One table of a batch: done once its document is made (or failed, with the error)."""
+
+    batch = models.ForeignKey(ProtocolBatch, on_delete=models.CASCADE, related_name="items")
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="+")
+    document = models.ForeignKey(ProtocolDocument, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    done_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["batch", "pk"]
+        constraints = [models.UniqueConstraint(fields=["batch", "partition"], name="batch_item_once")]

@@ -1,0 +1,398 @@
+"""Pages of the protocols: print views, signed PDFs, confirmation at the table, the protocols of
+a whole tour (Celery, with progress and a ZIP), the tournament's signing key, a player's PIN,
+and the public verification of a document. Thin: each calls one service of
+:mod:`scoring.documents` or :mod:`scoring.signing`, which checks permissions itself.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments import permissions
+from tournaments.models import Player, Table, Tour, Tournament
+
+from . import documents, signing
+from .models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
+
+
+def _refused(request, error: ValidationError | PermissionDenied) -> None:
+    for message in getattr(error, "messages", None) or [str(error)]:
+        messages.error(request, message)
+
+
+def _pdf_response(document: ProtocolDocument, *, download: bool = False) -> HttpResponse:
+    response = HttpResponse(bytes(document.pdf), content_type="application/pdf")
+    name = _file_name(document)
+    response["Content-Disposition"] = f'{"attachment" if download else "inline"}; filename="{name}"'
+    response["Content-Length"] = str(document.size)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _file_name(document: ProtocolDocument) -> str:
+    slug = document.tournament.slug
+    if document.kind == ProtocolDocument.Kind.PARTITION:
+        table = document.partition.table
+        return f"{slug}-tour-{table.tour.number}-table-{table.number}-v{document.version}-{document.code}.pdf"
+    if document.kind == ProtocolDocument.Kind.TOUR:
+        return f"{slug}-tour-{document.tour.number}-protocol-{document.version}-{document.code}.pdf"
+    return f"{slug}-final-protocol-{document.version}-{document.code}.pdf"
+
+
+def _documents_with_state(queryset) -> list[dict]:
+    items = list(queryset)
+    newest = items[0].pk if items else None
+    rows = []
+    for document in items:
+        state = documents.document_state(document) if document.pk == newest else documents.DocumentState(True, None)
+        rows.append({"document": document, "outdated": state.outdated, "reason": state.reason})
+    return rows
+
+
+def _table(slug: str, number: int, table: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("tour__tournament", "partition", "referee", "pair_a", "pair_b", "seat1",
+                                     "seat2", "seat3", "seat4"),
+        tour__tournament__slug=slug, tour__number=number, number=table)
+
+
+def staff_page(view):
+    """Log in first; then the tournament's staff only."""
+
+    @login_required
+    @wraps(view)
+    def page(request, slug, *args, **kwargs):
+        tournament = get_object_or_404(Tournament, slug=slug)
+        permissions.require_staff(request.user, tournament)
+        return view(request, tournament, *args, **kwargs)
+
+    return page
+
+
+# -- a partition's protocol -------------------------------------------------------------------
+
+
+@login_required
+def partition_protocol(request, slug: str, number: int, table: int):
+    """The print view of a partition's protocol (``?version=N`` for an earlier version), with its
+    issued documents and what can be done next."""
+    table = _table(slug, number, table)
+    documents.require_read_partition_protocol(request.user, table)
+    partition = table.partition
+    version = request.GET.get("version")
+    try:
+        version = int(version) if version not in (None, "") else None
+        sheet = documents.partition_sheet(partition, version)
+    except (ValueError, ValidationError):
+        raise Http404(_("There is no such version.")) from None
+    return render(request, "protocols/print.html", {
+        **sheet, "sheet_template": "protocols/partition_sheet.html", "document": None,
+        "documents": _documents_with_state(documents.documents_of(partition=partition)),
+        "versions": list(range(partition.version, 0, -1)),
+        "can_issue": permissions.can_referee(request.user, table),
+        "can_confirm": documents.can_read_partition_protocol(request.user, table),
+        "back_url": reverse("tour-protocols", args=[slug, number])
+        if permissions.is_staff(request.user, table.tour.tournament) else None,
+    })
+
+
+@login_required
+def partition_protocol_pdf(request, slug: str, number: int, table: int):
+    """The signed PDF of the current version: the one issued for this state, else issued now
+    (the table's referee, a chief referee, an organiser)."""
+    table = _table(slug, number, table)
+    documents.require_read_partition_protocol(request.user, table)
+    try:
+        document = documents.issue_partition_protocol(request.user, table.partition.pk,
+                                                      base_url=documents.site_url(request))
+    except PermissionDenied:
+        document = documents.documents_of(partition=table.partition).first()
+        if document is None:
+            raise Http404(_("No signed PDF of this protocol was issued yet.")) from None
+        document = ProtocolDocument.objects.get(pk=document.pk)
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect("partition-protocol", slug, number, table.number)
+    return _pdf_response(ProtocolDocument.objects.select_related("tournament", "partition__table__tour")
+                         .get(pk=document.pk))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partition_confirm(request, slug: str, number: int, table: int):
+    """Confirmation at the table: on the referee's device each player types his PIN, the referee
+    confirms from his login; a player may instead confirm from his own account."""
+    table = _table(slug, number, table)
+    documents.require_read_partition_protocol(request.user, table)
+    partition = table.partition
+    if request.method == "POST":
+        try:
+            confirmation = documents.confirm(
+                request.user, partition.pk, request.POST.get("seat"), pin=request.POST.get("pin") or None,
+                version=request.POST.get("version") or None, base_url=documents.site_url(request))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+        else:
+            who = _("the referee") if confirmation.is_referee else str(confirmation.player)
+            messages.success(request, _("Confirmed by %(who)s.") % {"who": who})
+        return redirect("partition-confirm", slug, number, table.number)
+    partition = Partition.objects.get(pk=partition.pk)
+    sheet = documents.partition_sheet(partition)
+    state = documents.confirmation_state(partition)
+    is_referee = permissions.can_referee(request.user, table)
+    rows = []
+    for signature in sheet["signatures"]:
+        seat = signature["seat"]
+        player = signature["player"]
+        rows.append({
+            **signature,
+            "needed": seat in state["needed"],
+            "done": state["done"].get(seat),
+            "pin_form": is_referee and seat != Confirmation.REFEREE and player is not None,
+            "has_pin": bool(player and player.pin),
+            "account_form": (seat == Confirmation.REFEREE and is_referee)
+            or (player is not None and player.user_id == request.user.pk),
+            "can_set_pin": player is not None and documents.can_set_pin(request.user, player),
+        })
+    current = documents.documents_of(partition=partition).filter(version=partition.version).first()
+    return render(request, "protocols/confirm.html", {
+        **sheet, "state": state, "rows": rows, "is_referee": is_referee, "current_document": current,
+    })
+
+
+# -- tour and final protocols -----------------------------------------------------------------
+
+
+@staff_page
+def tour_protocol(request, tournament: Tournament, number: int):
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    return render(request, "protocols/print.html", {
+        **documents.tour_sheet(tour), "sheet_template": "protocols/tour_sheet.html", "document": None,
+        "documents": _documents_with_state(documents.documents_of(tour=tour)),
+        "can_issue": permissions.can_referee_all(request.user, tournament),
+        "back_url": reverse("tour-protocols", args=[tournament.slug, number]),
+    })
+
+
+@staff_page
+def tour_protocol_pdf(request, tournament: Tournament, number: int):
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    try:
+        document = documents.issue_tour_protocol(request.user, tour.pk, base_url=documents.site_url(request))
+    except (ValidationError, PermissionDenied) as error:
+        _refused(request, error)
+        return redirect("tour-protocol", tournament.slug, number)
+    return _pdf_response(ProtocolDocument.objects.select_related("tournament", "tour").get(pk=document.pk))
+
+
+@staff_page
+def final_protocol(request, tournament: Tournament):
+    return render(request, "protocols/print.html", {
+        **documents.final_sheet(tournament), "sheet_template": "protocols/final_sheet.html", "document": None,
+        "documents": _documents_with_state(documents.documents_of(tournament=tournament)),
+        "can_issue": permissions.can_referee_all(request.user, tournament),
+        "back_url": None,
+    })
+
+
+@staff_page
+def final_protocol_pdf(request, tournament: Tournament):
+    try:
+        document = documents.issue_final_protocol(request.user, tournament.pk, base_url=documents.site_url(request))
+    except (ValidationError, PermissionDenied) as error:
+        _refused(request, error)
+        return redirect("final-protocol", tournament.slug)
+    return _pdf_response(ProtocolDocument.objects.select_related("tournament").get(pk=document.pk))
+
+
+# -- the protocols of a whole tour ------------------------------------------------------------
+
+
+@staff_page
+@require_http_methods(["GET", "POST"])
+def tour_protocols(request, tournament: Tournament, number: int):
+    """Every table's protocol of a tour; an organiser makes them all at once (Celery) into a ZIP."""
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    if request.method == "POST":
+        try:
+            batch = documents.start_tour_batch(request.user, tour.pk, base_url=documents.site_url(request))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+            return redirect("tour-protocols", tournament.slug, number)
+        return redirect("protocol-batch", tournament.slug, number, batch.pk)
+    sheet = documents.tour_sheet(tour)
+    latest = {}
+    for document in ProtocolDocument.objects.defer("pdf").filter(
+            kind=ProtocolDocument.Kind.PARTITION, tour=tour).order_by("created_at", "pk"):
+        latest[document.partition_id] = document
+    for row in sheet["rows"]:
+        document = latest.get(row["partition"].pk)
+        row["document"] = document
+        row["document_current"] = document is not None and document.version == row["partition"].version
+    return render(request, "protocols/tour_protocols.html", {
+        **sheet, "can_manage": permissions.can_manage(request.user, tournament),
+        "batches": [documents.batch_progress(b) | {"created_at": b.created_at}
+                    for b in tour.protocol_batches.defer("archive")[:5]],
+    })
+
+
+def _batch(request, tournament: Tournament, number: int, batch: int) -> ProtocolBatch:
+    batch = get_object_or_404(ProtocolBatch.objects.defer("archive").select_related("tour__tournament"),
+                              pk=batch, tour__tournament=tournament, tour__number=number)
+    documents.require_batch_access(request.user, batch)
+    return batch
+
+
+@staff_page
+def batch_detail(request, tournament: Tournament, number: int, batch: int):
+    batch = _batch(request, tournament, number, batch)
+    return render(request, "protocols/batch.html", {
+        "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": documents.batch_progress(batch),
+    })
+
+
+@staff_page
+def batch_status(request, tournament: Tournament, number: int, batch: int):
+    batch = _batch(request, tournament, number, batch)
+    progress = documents.batch_progress(batch)
+    if progress["ready"]:
+        progress["zip"] = reverse("protocol-batch-zip", args=[tournament.slug, number, batch.pk])
+    return JsonResponse(progress)
+
+
+@staff_page
+def batch_zip(request, tournament: Tournament, number: int, batch: int):
+    batch = _batch(request, tournament, number, batch)
+    if batch.status != ProtocolBatch.Status.READY:
+        raise Http404(_("The ZIP is not ready yet."))
+    data = ProtocolBatch.objects.values_list("archive", flat=True).get(pk=batch.pk)
+    response = HttpResponse(bytes(data), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-tour-{number}-protocols.zip"'
+    return response
+
+
+# -- the signing key and PINs -----------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def signing_key_page(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    permissions.require_manage(request.user, tournament)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "create":
+                signing.current_key(tournament)
+                messages.success(request, _("The tournament's signing key is ready."))
+            else:
+                upload = request.FILES.get("file")
+                signing.load_pkcs12(request.user, tournament, upload.read(signing.MAX_PKCS12_SIZE + 1) if upload else b"",
+                                    request.POST.get("passphrase", ""))
+                messages.success(request, _("Your certificate is now the tournament's signing key. Documents signed "
+                                            "before stay genuine."))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+        return redirect("signing-key", slug)
+    keys = list(SigningKey.objects.filter(tournament=tournament).defer("private_key"))
+    return render(request, "protocols/signing.html", {
+        "tournament": tournament, "current": next((k for k in keys if k.retired_at is None), None),
+        "retired": [k for k in keys if k.retired_at is not None],
+    })
+
+
+def tournament_certificate(request, slug: str):
+    """The tournament's current certificate (PEM): the trust root for checking its PDFs."""
+    tournament = get_object_or_404(permissions.visible_tournaments(request.user), slug=slug)
+    key = signing.current_key(tournament, create=False)
+    if key is None:
+        raise Http404(_("The tournament has no signing key yet."))
+    return _pem(key, f"{slug}-protocols.pem")
+
+
+def _pem(key: SigningKey, name: str) -> HttpResponse:
+    response = HttpResponse(key.certificate, content_type="application/x-pem-file")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_pin(request, pk: int):
+    """A player sets the PIN with which he confirms protocols (or an organiser sets it for him)."""
+    player = get_object_or_404(Player, pk=pk)
+    if not documents.can_set_pin(request.user, player):
+        raise PermissionDenied(_("Only the player himself or an organiser of his tournament sets his PIN."))
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = ""
+    if request.method == "POST":
+        pin, again = request.POST.get("pin", ""), request.POST.get("pin_again", "")
+        if pin != again:
+            messages.error(request, _("The two PINs differ."))
+        else:
+            try:
+                documents.set_pin(request.user, player.pk, pin)
+            except (ValidationError, PermissionDenied) as error:
+                _refused(request, error)
+            else:
+                messages.success(request, _("The PIN of %(player)s is set.") % {"player": player})
+                return redirect(back or "player-pin", *([] if back else [player.pk]))
+        return redirect(reverse("player-pin", args=[player.pk]) + (f"?next={back}" if back else ""))
+    return render(request, "protocols/pin.html", {"player": player, "next": back, "has_pin": bool(player.pin)})
+
+
+# -- public verification ----------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def verify(request):
+    """Check a protocol: upload its PDF, or type its code."""
+    result = None
+    if request.method == "POST":
+        code = documents.normalise_code(request.POST.get("code", ""))
+        upload = request.FILES.get("file")
+        if upload is not None:
+            data = upload.read(documents.MAX_UPLOAD + 1)
+            if len(data) > documents.MAX_UPLOAD:
+                messages.error(request, _("The file is too large: at most 20 MB."))
+            else:
+                result = documents.verify_pdf(data)
+        elif code:
+            return redirect("protocol-short", code)
+        else:
+            messages.error(request, _("Choose the PDF file, or type the document's code."))
+    return render(request, "protocols/verify.html", {"result": result, "uploaded": result is not None},
+                  status=200)
+
+
+def verify_code(request, code: str):
+    """The page the QR code of a document leads to: what it certifies, and whether it is current."""
+    result = documents.verify_code(code)
+    return render(request, "protocols/verify.html", {"result": result, "code": code},
+                  status=404 if result.document is None else 200)
+
+
+def document_pdf(request, code: str):
+    """An issued document's PDF, by its code (whoever holds the document has the code)."""
+    document = get_object_or_404(ProtocolDocument.objects.select_related("tournament", "partition__table__tour",
+                                                                          "tour"),
+                                 code=documents.normalise_code(code))
+    return _pdf_response(document, download=request.GET.get("download") == "1")
+
+
+def document_certificate(request, code: str):
+    """The certificate that signed a document (PEM): the trust root for ``pyhanko sign validate``."""
+    document = get_object_or_404(ProtocolDocument.objects.defer("pdf").select_related("signing_key", "tournament"),
+                                 code=documents.normalise_code(code))
+    return _pem(document.signing_key, f"{document.tournament.slug}-{document.signing_key.fingerprint[:12]}.pem")

@@ -1,0 +1,25 @@
+"""Template helpers of the referee's score sheet."""
+
+import uuid
+
+from django import template
+from django.utils.html import format_html
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def stamp(context):
+    """The hidden fields every form of the sheet posts: the partition version the page shows, and
+    a fresh idempotency key for this rendering of the form."""
+    return format_html('<input type="hidden" name="version" value="{}"><input type="hidden" name="key" value="{}">',
+                       context["version"], uuid.uuid4().hex)
+
+
+@register.filter
+def seat_of(seats, number):
+    """The seat ``number`` (1-4) of a list of seats."""
+    try:
+        return seats[int(number) - 1]
+    except (TypeError, ValueError, IndexError):
+        return None
