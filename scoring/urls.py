@@ -1,5 +1,43 @@
 """Pages of the scoring app: the referee's score sheet, protocols and their verification."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import document_views as protocols
+from . import sheet_views
+
+tour = "tournaments/<slug:slug>/tours/<int:number>/"
+table = tour + "tables/<int:table>/protocol/"
+
+sheet = tour + "tables/<int:table>/sheet/"
+
+urlpatterns = [
+    # The referee's score sheet (scoring/sheet_views.py).
+    path("referee/", sheet_views.my_tables, name="my-tables"),
+    path(sheet, sheet_views.sheet, name="sheet"),
+    path(sheet + "import/", sheet_views.sheet_import, name="sheet-import"),
+    path(sheet + "protocol.json", sheet_views.sheet_export, name="sheet-export"),
+    path(sheet + "history/", sheet_views.sheet_history, name="sheet-history"),
+    path(sheet + "history/<int:version>/", sheet_views.sheet_version, name="sheet-version"),
+    path(sheet + "deals/<int:deal>/correct/", sheet_views.sheet_correct, name="sheet-correct"),
+    # Protocols (scoring/documents.py): print views, signed PDFs, confirmation at the table.
+    path(table, protocols.partition_protocol, name="partition-protocol"),
+    path(table + "pdf/", protocols.partition_protocol_pdf, name="partition-protocol-pdf"),
+    path(table + "confirm/", protocols.partition_confirm, name="partition-confirm"),
+    path(tour + "protocol/", protocols.tour_protocol, name="tour-protocol"),
+    path(tour + "protocol/pdf/", protocols.tour_protocol_pdf, name="tour-protocol-pdf"),
+    path(tour + "protocols/", protocols.tour_protocols, name="tour-protocols"),
+    path(tour + "protocols/<int:batch>/", protocols.batch_detail, name="protocol-batch"),
+    path(tour + "protocols/<int:batch>/status.json", protocols.batch_status, name="protocol-batch-status"),
+    path(tour + "protocols/<int:batch>/zip/", protocols.batch_zip, name="protocol-batch-zip"),
+    path("tournaments/<slug:slug>/protocol/", protocols.final_protocol, name="final-protocol"),
+    path("tournaments/<slug:slug>/protocol/pdf/", protocols.final_protocol_pdf, name="final-protocol-pdf"),
+    path("tournaments/<slug:slug>/manage/signing/", protocols.signing_key_page, name="signing-key"),
+    path("tournaments/<slug:slug>/certificate.pem", protocols.tournament_certificate, name="tournament-certificate"),
+    path("players/<int:pk>/pin/", protocols.player_pin, name="player-pin"),
+    # Public verification; the QR code of a document leads to its short link.
+    path("verify/", protocols.verify, name="protocol-verify"),
+    path("verify/<str:code>/", protocols.verify_code, name="protocol-verify-code"),
+    path("v/<str:code>/", protocols.verify_code, name="protocol-short"),
+    path("verify/<str:code>/pdf/", protocols.document_pdf, name="protocol-document-pdf"),
+    path("verify/<str:code>/certificate.pem", protocols.document_certificate, name="protocol-document-certificate"),
+]

@@ -89,3 +89,15 @@ def require_staff(user, tournament: Tournament) -> None:
 def require_create(user) -> None:
     if not can_create_tournament(user):
         raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
+
+
+def refereed_tables(user) -> QuerySet[Table]:
+    """The tables ``user`` may record, as :func:`can_referee` decides, in one query: his own, and
+    every table of the tournaments he organises or is chief referee of (all, for a superuser)."""
+    tables = Table.objects.all()
+    if not user.is_authenticated:
+        return tables.none()
+    if user.is_superuser:
+        return tables
+    chief = Role.objects.filter(user=user, kind__in=[Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE])
+    return tables.filter(Q(referee=user) | Q(tour__tournament__in=chief.values("tournament")))

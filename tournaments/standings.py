@@ -11,12 +11,16 @@ Without a tour, every finished partition counts: the live standings during a tou
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import ClassVar, Iterable
+from typing import Any, ClassVar, Iterable
 
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Partition
@@ -229,3 +233,78 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
         members[pair_id] = (first, second)
     _add_byes(tournament, rows, after_tour, members)
     return rank(rows, tournament.rules.standings)
+
+
+# -- the columns of the standings pages and their CSV export ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    """A number column of the standings: ``ordering`` if it is one of the metrics the standings
+    are ordered by (they come first, in the tournament's precedence)."""
+
+    key: str
+    name: str
+    ordering: bool
+
+
+#: What a line shows besides the ordering metrics.
+COUNTS = (("played", _("Played")), ("wins", _("Wins")), ("losses", _("Losses")),
+          ("points_for", _("Points for")), ("points_against", _("Points against")))
+
+
+def columns(tournament: Tournament) -> list[Column]:
+    """The metrics in the tournament's precedence, then played, wins, losses and points."""
+    precedence = tournament.rules.standings
+    ordered = [Column(key, METRICS[key].name, True) for key in precedence]
+    return ordered + [Column(key, name, False) for key, name in COUNTS if key not in precedence]
+
+
+def value(row: Row, key: str) -> int:
+    """The value of column ``key`` in ``row``."""
+    return row.metrics[key] if key in row.metrics else getattr(row, key)
+
+
+#: The number columns of the CSV export, the same for pairs and players, whatever the precedence.
+CSV_NUMBERS = ("played", "wins", "losses", "byes", "points_for", "points_against", "points_difference",
+               "penalties", "buchholz", "head_to_head")
+
+
+def csv_header(kind: str) -> list[str]:
+    """The header of the CSV export in the current language; ``kind`` is ``"pairs"`` or ``"players"``."""
+    entrant = [gettext("Start number"), gettext("Players")] if kind == "pairs" else [gettext("Player"), gettext("Club")]
+    return [gettext("Rank"), *entrant, gettext("Played"), gettext("Wins"), gettext("Losses"), gettext("Byes"),
+            gettext("Points for"), gettext("Points against"), gettext("Points difference"), gettext("Penalties"),
+            gettext("Buchholz"), gettext("Head-to-head")]
+
+
+def player_name(last_name: str, first_name: str) -> str:
+    return f"{last_name} {first_name}".strip()
+
+
+def standings_csv(kind: str, lines: Iterable[tuple[int, list[Any], Any]]) -> bytes:
+    """The standings as a spreadsheet, for the pages and the API alike: UTF-8 with a byte order
+    mark, ``;`` between the columns (as a Russian Excel opens it), the header in the current
+    language. Each line is (rank, the entrant's cells — start number and the players' names
+    joined by ", " for a pair, name and club for a player — and the values by key: a mapping or
+    a :class:`Row`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(csv_header(kind))
+    for rank_, entrant, values in lines:
+        get = values.get if isinstance(values, Mapping) else (lambda key: value(values, key))
+        writer.writerow([rank_, *entrant, *(get(key) for key in CSV_NUMBERS)])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def csv_lines(kind: str, ranked: list[Row], entrants: dict) -> list[tuple[int, list[Any], Row]]:
+    """The lines of :func:`standings_csv` for ranked rows and their pairs or players (models)."""
+    lines = []
+    for row in ranked:
+        who = entrants[row.key]
+        if kind == "pairs":
+            cells = [who.number, ", ".join(player_name(p.last_name, p.first_name) for p in who.players)]
+        else:
+            cells = [player_name(who.last_name, who.first_name), who.club]
+        lines.append((row.rank, cells, row))
+    return lines

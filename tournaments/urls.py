@@ -13,6 +13,11 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament"),
     path("tournaments/<slug:slug>/tours/<int:number>/", views.tour_detail, name="tour"),
+    path("tournaments/<slug:slug>/standings/", views.standings, name="standings"),
+    path("tournaments/<slug:slug>/standings/players/", views.standings, {"kind": "players"}, name="standings-players"),
+    path("tournaments/<slug:slug>/standings/csv/", views.standings_csv, name="standings-csv"),
+    path("tournaments/<slug:slug>/standings/players/csv/", views.standings_csv, {"kind": "players"},
+         name="standings-players-csv"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),

@@ -1,0 +1,58 @@
+"""Human labels of the engine's codes for the score sheet: violations (RULES 7), deal ends,
+why a partition ended, and the actions of its history. Labels only: the engine decides."""
+
+from django.utils.translation import gettext_lazy as _
+
+#: RULES 7, as the referee reads them on a button.
+VIOLATIONS = {
+    "move_time": _("Move time exceeded"),
+    "conduct": _("Conduct: smoking, eating, noise, objects on the table"),
+    "signs": _("Signs to the partner"),
+    "touched_tile": _("Touched a tile that does not fit"),
+    "wrong_lead": _("Led without the right to lead"),
+    "out_of_turn": _("Placed a tile out of turn"),
+    "false_pass": _("False pass"),
+    "moved_tiles": _("Moved tiles on the table"),
+    "no_show": _("No-show"),
+}
+
+#: Short forms for the compact lists.
+VIOLATIONS_SHORT = {
+    "move_time": _("move time"),
+    "conduct": _("conduct"),
+    "signs": _("signs"),
+    "touched_tile": _("touched tile"),
+    "wrong_lead": _("wrong lead"),
+    "out_of_turn": _("out of turn"),
+    "false_pass": _("false pass"),
+    "moved_tiles": _("moved tiles"),
+    "no_show": _("no-show"),
+}
+
+ENDS = {"domino": _("Domino"), "fish": _("Fish"), "false_pass": _("False pass")}
+
+REASONS = {
+    "target": _("the target was reached"),
+    "time": _("the time ran out"),
+    "deals": _("the fixed number of deals was played"),
+    "no_show": _("no-show"),
+    "forfeit": _("forfeit declared by the chief referee"),
+}
+
+CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty")}
+
+ACTIONS = {
+    "lead": _("Lead draw"),
+    "deal": _("Deal"),
+    "penalty": _("Penalty"),
+    "violation": _("Violation"),
+    "annul": _("Annulment"),
+    "time": _("Time ran out"),
+    "no_show": _("No-show"),
+    "restart": _("Deal restarted"),
+    "forfeit": _("Forfeit"),
+    "import": _("Protocol imported"),
+    "correction": _("Correction"),
+}
+
+STATUSES = {"scheduled": _("not started"), "playing": _("playing"), "finished": _("finished")}

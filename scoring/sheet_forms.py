@@ -1,0 +1,175 @@
+"""Forms of the referee's score sheet. They only read what was tapped and typed into the data
+of one operation of :data:`scoring.services.OPERATIONS`; every rule (which pips are possible,
+who leads, what a violation costs) is the engine's, reached through the service.
+
+Every form carries the partition's ``version`` it was rendered with and an idempotency ``key``
+(a fresh uuid per rendered form): a double tap or a retried POST is applied once, and a second
+tab that recorded on an older version gets a conflict instead of overwriting.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from .engine.rules import PENALTY_CODES
+from .labels import VIOLATIONS
+
+SEATS = [(n, str(n)) for n in (1, 2, 3, 4)]
+PAIRS = [("A", _("Pair A")), ("B", _("Pair B"))]
+RESTART_CODES = ("wrong_lead", "out_of_turn")
+#: How a deal ended: ``end`` or ``end-seat``.
+END_CHOICES = ([(f"domino-{n}", f"domino-{n}") for n in (1, 2, 3, 4)] + [("fish", "fish")]
+               + [(f"fish-{n}", f"fish-{n}") for n in (1, 2, 3, 4)]
+               + [(f"false_pass-{n}", f"false_pass-{n}") for n in (1, 2, 3, 4)])
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+class StampedForm(forms.Form):
+    """The partition version the form was rendered with, and its idempotency key."""
+
+    action = ""
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
+
+    def operation(self) -> tuple[str, dict[str, Any]]:
+        """The service action and its data."""
+        raise NotImplementedError
+
+
+class LeadForm(StampedForm):
+    action = "lead"
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={
+        "required": _("Tap the seat that won the lead draw.")})
+
+    def operation(self):
+        return "lead", {"seat": self.cleaned_data["seat"]}
+
+
+class DealEndForm(StampedForm):
+    """How a deal ended and the pips left in the hands of each pair."""
+
+    end = forms.ChoiceField(choices=END_CHOICES, error_messages={
+        "required": _("Choose how the deal ended: domino by a seat, fish or a false pass.")})
+    pips_a = forms.IntegerField(label=_("Pair A"), error_messages={
+        "required": _("Type the pips left in the hands of pair A (0 if none).")})
+    pips_b = forms.IntegerField(label=_("Pair B"), error_messages={
+        "required": _("Type the pips left in the hands of pair B (0 if none).")})
+
+    def deal(self) -> dict[str, Any]:
+        end, _dash, seat = self.cleaned_data["end"].partition("-")
+        return {"end": end, "seat": int(seat) if seat else None,
+                "pips": {"A": self.cleaned_data["pips_a"], "B": self.cleaned_data["pips_b"]}}
+
+
+class DealForm(DealEndForm):
+    action = "deal"
+
+    def operation(self):
+        return "deal", self.deal()
+
+
+class ViolationForm(StampedForm):
+    """A violation (the engine decides: a warning first where the rules say so, else a penalty)
+    or a penalty written at once."""
+
+    action = "violation"
+    KINDS = [("violation", _("Violation")), ("penalty", _("Penalty at once"))]
+    kind = forms.ChoiceField(choices=KINDS, initial="violation")
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={"required": _("Tap the seat.")})
+    code = forms.ChoiceField(choices=[(c, VIOLATIONS[c]) for c in PENALTY_CODES], error_messages={
+        "required": _("Choose the violation.")})
+
+    def operation(self):
+        return self.cleaned_data["kind"], {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
+
+
+class TimeForm(StampedForm):
+    action = "time"
+    during_deal = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+
+    def operation(self):
+        return "time", {"during_deal": self.cleaned_data["during_deal"]}
+
+
+class NoShowForm(StampedForm):
+    action = "no_show"
+    absent = forms.ChoiceField(choices=PAIRS + [("both", _("Both pairs"))])
+
+    def operation(self):
+        return "no_show", {"absent": self.cleaned_data["absent"]}
+
+
+class RestartForm(StampedForm):
+    action = "restart"
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={"required": _("Tap the offending seat.")})
+    code = forms.ChoiceField(choices=[(c, VIOLATIONS[c]) for c in RESTART_CODES], error_messages={
+        "required": _("Choose the violation.")})
+
+    def operation(self):
+        return "restart", {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
+
+
+class ForfeitForm(StampedForm):
+    action = "forfeit"
+    pair = forms.ChoiceField(choices=PAIRS)
+
+    def operation(self):
+        return "forfeit", {"pair": self.cleaned_data["pair"]}
+
+
+class AnnulForm(StampedForm):
+    action = "annul"
+    violation = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=500, error_messages={
+        "required": _("An annulment needs a reason.")})
+
+    def operation(self):
+        return "annul", {"violation": self.cleaned_data["violation"], "reason": self.cleaned_data["reason"]}
+
+
+#: The forms of the sheet by the ``action`` they post.
+SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in (
+    LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
+
+
+class CorrectionForm(DealEndForm):
+    """The chief referee's correction of one deal, with the reason."""
+
+    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
+                             error_messages={"required": _("A correction needs a reason.")})
+
+
+class ImportForm(StampedForm):
+    """A protocol (domino-protocol/1) as a file or pasted; a chief referee replacing a recorded
+    partition gives a reason."""
+
+    file = forms.FileField(label=_("Protocol file (JSON)"), required=False)
+    text = forms.CharField(label=_("or paste the protocol"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocapitalize": "off"}))
+    reason = forms.CharField(label=_("Reason (to replace a recorded partition)"), required=False, max_length=500)
+
+    def clean(self):
+        data = super().clean()
+        upload, text = data.get("file"), (data.get("text") or "").strip()
+        if upload is not None:
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ValidationError(_("The file is not UTF-8 text.")) from None
+        if not text:
+            raise ValidationError(_("Choose a protocol file or paste the protocol."))
+        try:
+            data["document"] = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValidationError(_("The protocol is not valid JSON (line %(line)s, column %(column)s).")
+                                  % {"line": error.lineno, "column": error.colno}) from None
+        return data

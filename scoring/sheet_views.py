@@ -1,0 +1,377 @@
+"""The referee's score sheet: his tables, and per partition one step at a time (the lead draw,
+then each deal's end), with penalties and warnings, the clock, no-shows, restarted deals,
+forfeits and annulments; protocol import and export; the chief referee's corrections and the
+history of versions.
+
+Thin: every write is one call of :mod:`scoring.services` (which holds the transaction, the lock
+and the permission check); what the sheet shows — totals, deals, penalties, who leads, what
+comes next — is read from the engine's partition, never computed here. A refusal shows the
+service's message and nothing is stored; a stale version (another tab, another device) shows
+that someone else recorded meanwhile and reloads the sheet.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from tournaments import permissions
+from tournaments.models import Player, Role, Table, Tour
+
+from . import engine, labels, services
+from .engine.deal import pair_of
+from .models import Partition
+from .sheet_forms import SHEET_FORMS, CorrectionForm, ImportForm
+
+CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
+             "is now: check it and record again.")
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def _partition(request, slug: str, number: int, table: int) -> Partition:
+    """The partition at a table, for whoever may record it (a 403 for anyone else)."""
+    partition = get_object_or_404(
+        Partition.objects.select_related(
+            "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
+            "table__pair_b__first", "table__pair_b__second", "table__seat1", "table__seat2", "table__seat3",
+            "table__seat4"),
+        table__tour__tournament__slug=slug, table__tour__number=number, table__number=table)
+    if not permissions.can_referee(request.user, partition.table):
+        raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
+                                 "score sheet."))
+    return partition
+
+
+def _address(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def _sheet_url(partition: Partition) -> str:
+    table = partition.table
+    return reverse("sheet", args=[table.tour.tournament.slug, table.tour.number, table.number])
+
+
+@dataclass(frozen=True)
+class Seat:
+    number: int
+    player: Player
+    pair: str  # "A" | "B"
+
+
+def seats_of(table: Table) -> list[Seat]:
+    return [Seat(n, player, pair_of(n)) for n, player in enumerate(table.seats, 1)]
+
+
+def end_options(seats: list[Seat]) -> dict[str, list[tuple[str, Seat]]]:
+    """The values of the deal-end choice (see :data:`sheet_forms.END_CHOICES`) with their seats."""
+    return {end: [(f"{end}-{seat.number}", seat) for seat in seats] for end in ("domino", "fish", "false_pass")}
+
+
+def _seat(seats: list[Seat], number: int | None) -> Seat | None:
+    return seats[number - 1] if number else None
+
+
+def deal_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The engine's deals, with the players' names and labels."""
+    return [{"n": d.n, "leader": _seat(seats, d.leader), "end": d.end, "end_label": labels.ENDS.get(d.end, d.end),
+             "seat": _seat(seats, d.seat), "pips": d.pips, "winner": d.winner, "points": d.points, "totals": d.totals}
+            for d in game.deals]
+
+
+def sanction_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]]:
+    """Warnings and penalties as the engine recorded them: each violation with its consequence
+    (or its annulment), and the penalties written directly, after a false pass or a restart.
+    Penalties written during a deal played move by move are pending until it ends."""
+    pending = game.pending_penalties
+    penalties = game.penalties + pending
+    by_violation = {p.violation: p for p in penalties if p.violation is not None}
+    lines = []
+    for v in game.violations:
+        penalty = by_violation.get(v.id)
+        lines.append({"after_deal": v.after_deal, "seat": _seat(seats, v.seat), "code": v.code,
+                      "code_label": labels.VIOLATIONS_SHORT.get(v.code, v.code), "consequence": v.consequence,
+                      "consequence_label": labels.CONSEQUENCES.get(v.consequence, v.consequence),
+                      "points": penalty.points if penalty else None, "pending": penalty in pending if penalty else False,
+                      "annulled": v.annulled, "violation": v.id})
+    for p in penalties:
+        if p.violation is None:
+            lines.append({"after_deal": p.after_deal, "seat": _seat(seats, p.seat), "code": p.code,
+                          "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code), "consequence": "penalty",
+                          "consequence_label": labels.CONSEQUENCES["penalty"], "points": p.points,
+                          "pending": p in pending, "annulled": None, "violation": None})
+    lines.sort(key=lambda line: line["after_deal"])
+    return lines
+
+
+def protocol_context(partition: Partition, game: engine.Partition) -> dict[str, Any]:
+    """What the sheet (or an old version of it) shows, all of it read from ``game``."""
+    table = partition.table
+    seats = seats_of(table)
+    status = game.status()
+    decision = status.decision
+    pairs = {"A": table.pair_a, "B": table.pair_b}
+    return {
+        "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
+        "rules": game.regulations, "seats": seats, "pairs": pairs, "game": game, "status": status,
+        "leader": _seat(seats, status.leader),
+        "winner": pairs.get(decision.winner) if decision and decision.winner else None,
+        "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
+        "totals": game.totals, "deals": deal_lines(game, seats), "sanctions": sanction_lines(game, seats),
+        "first_leader": _seat(seats, game.first_leader),
+        "time_expired": game.time_expired, "end_options": end_options(seats),
+    }
+
+
+# -- my tables -------------------------------------------------------------------------------------
+
+
+@login_required
+def my_tables(request):
+    """The tables the user records: his own in the tours under way; a chief referee or an
+    organiser also every table of his tournaments, the finished tours too."""
+    user = request.user
+    tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
+              .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
+                              "pair_b__first", "pair_b__second")
+              .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
+    chief = set() if not user.is_authenticated else set(
+        Role.objects.filter(user=user, kind__in=[Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE])
+        .values_list("tournament", flat=True))
+    tours: dict[int, dict[str, Any]] = {}
+    for table in tables:
+        tour = table.tour
+        sees_all = user.is_superuser or tour.tournament_id in chief
+        if tour.status == Tour.Status.FINISHED and not sees_all:
+            continue
+        group = tours.setdefault(tour.pk, {"tour": tour, "tournament": tour.tournament, "tables": [],
+                                           "finished": tour.status == Tour.Status.FINISHED})
+        group["tables"].append({"table": table, "partition": table.partition, "mine": table.referee_id == user.pk,
+                                "status_label": labels.STATUSES.get(table.partition.status, "")})
+    groups = list(tours.values())
+    return render(request, "scoring/my_tables.html", {
+        "active": [g for g in groups if not g["finished"]],
+        "finished": [g for g in groups if g["finished"]],
+    })
+
+
+# -- the sheet -------------------------------------------------------------------------------------
+
+
+def _forms(bound: Any = None) -> dict[str, Any]:
+    """A form of each action of the sheet: fresh ones, and the one just refused with its data."""
+    forms = {action: form() for action, form in SHEET_FORMS.items()}
+    if bound is not None:
+        forms[bound.action] = bound
+    return forms
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet(request, slug: str, number: int, table: int):
+    """One step of the partition per screen: what the engine says comes next, the form for it,
+    the totals and the deals so far; the rarer actions below, folded."""
+    partition = _partition(request, slug, number, table)
+    bound = None
+    if request.method == "POST":
+        form_class = SHEET_FORMS.get(request.POST.get("action", ""))
+        if form_class is None:
+            raise Http404(_("There is no such action."))
+        bound = form_class(request.POST)
+        if bound.is_valid():
+            action, data = bound.operation()
+            try:
+                partition = services.record(request.user, partition.pk, action, data,
+                                            version=bound.cleaned_data["version"],
+                                            idempotency_key=bound.cleaned_data["key"], address=_address(request))
+            except services.Conflict:
+                messages.error(request, CONFLICT)
+                return redirect(_sheet_url(partition))
+            except ValidationError as error:
+                for message in error.messages:
+                    bound.add_error(None, message)
+                partition.refresh_from_db()
+            else:
+                _say_recorded(request, partition, action)
+                return redirect(_sheet_url(partition))
+    game = services.engine_partition(partition)
+    tournament = partition.table.tour.tournament
+    return render(request, "scoring/sheet.html", {
+        **protocol_context(partition, game),
+        "forms": _forms(bound),
+        "refused": bound is not None and bool(bound.errors),
+        "can_record": not partition.is_finished,
+        "can_referee_all": permissions.can_referee_all(request.user, tournament),
+        "version": partition.version,
+    })
+
+
+def _say_recorded(request, partition: Partition, action: str) -> None:
+    """A short confirmation of what was just recorded, read back from the engine."""
+    game = services.engine_partition(partition)
+    seats = seats_of(partition.table)
+    if action == "deal" and game.deals:
+        deal = game.deals[-1]
+        if deal.winner:
+            text = _("Deal %(n)s recorded: pair %(pair)s scores %(points)s.") % {
+                "n": deal.n, "pair": deal.winner, "points": deal.points}
+        else:
+            text = _("Deal %(n)s recorded: nobody scores.") % {"n": deal.n}
+    elif action in ("violation", "penalty", "restart") and (game.violations or game.penalties):
+        if action == "violation":
+            v = game.violations[-1]
+            what, seat = labels.CONSEQUENCES.get(v.consequence, v.consequence), v.seat
+        else:
+            p = (game.penalties + game.pending_penalties)[-1]
+            what, seat = labels.CONSEQUENCES["penalty"], p.seat
+        text = _("Seat %(seat)s, %(name)s: %(what)s.") % {"seat": seat, "name": seats[seat - 1].player, "what": what}
+    else:
+        text = _("Recorded: %(action)s.") % {"action": labels.ACTIONS.get(action, action)}
+    messages.success(request, text)
+
+
+# -- protocol import and export --------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_import(request, slug: str, number: int, table: int):
+    """A partition from a protocol document (file or pasted): into an empty sheet by its referee;
+    over a recorded one by a chief referee, with a reason."""
+    partition = _partition(request, slug, number, table)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            partition = services.import_protocol(
+                request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
+                version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"],
+                address=_address(request))
+        except services.Conflict:
+            messages.error(request, CONFLICT)
+            return redirect("sheet-import", slug, number, table)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+            partition.refresh_from_db()
+        else:
+            messages.success(request, _("The protocol is imported."))
+            return redirect(_sheet_url(partition))
+    return render(request, "scoring/import.html", {
+        "partition": partition, "table": partition.table, "tour": partition.table.tour,
+        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version,
+        "can_referee_all": permissions.can_referee_all(request.user, partition.table.tour.tournament),
+    })
+
+
+@login_required
+def sheet_export(request, slug: str, number: int, table: int):
+    """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file."""
+    partition = _partition(request, slug, number, table)
+    version = _version(request.GET.get("version"))
+    try:
+        document = services.export_protocol(partition, version)
+    except ValidationError:
+        raise Http404(_("There is no such version.")) from None
+    shown = partition.version if version is None else version
+    name = f"protocol-{slug}-tour-{number}-table-{table}-v{shown}.json"
+    response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=2) + "\n",
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _version(value: str | None) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise Http404(_("There is no such version.")) from None
+
+
+# -- history and corrections -----------------------------------------------------------------------
+
+
+@login_required
+def sheet_history(request, slug: str, number: int, table: int):
+    """Every version of the partition: who, when, from where, what, the result before and after."""
+    partition = _partition(request, slug, number, table)
+    changes = list(partition.changes.select_related("user").order_by("-version"))
+    rows = [{"change": c, "action_label": labels.ACTIONS.get(c.action, c.action),
+             "before": _summary(c.before), "after": _summary(c.after)} for c in changes]
+    return render(request, "scoring/history.html", {
+        "partition": partition, "table": partition.table, "tour": partition.table.tour,
+        "tournament": partition.table.tour.tournament, "rows": rows,
+    })
+
+
+def _summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A stored result summary (services.result_summary) with its labels."""
+    points = summary.get("points") or [0, 0]
+    return {"points": points, "deals": summary.get("deals", 0), "winner": summary.get("winner") or "",
+            "status": labels.STATUSES.get(summary.get("status", ""), summary.get("status", "")),
+            "reason": labels.REASONS.get(summary.get("reason") or "", summary.get("reason") or "")}
+
+
+@login_required
+def sheet_version(request, slug: str, number: int, table: int, version: int):
+    """The protocol of one version of the partition, read only."""
+    partition = _partition(request, slug, number, table)
+    try:
+        game, _summary_ = services.partition_at(partition, version)
+    except ValidationError:
+        raise Http404(_("There is no such version.")) from None
+    change = partition.changes.select_related("user").filter(version=version).first()
+    return render(request, "scoring/version.html", {
+        **protocol_context(partition, game), "shown_version": version, "change": change,
+        "change_action": labels.ACTIONS.get(change.action, change.action) if change else "",
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_correct(request, slug: str, number: int, table: int, deal: int):
+    """The chief referee corrects one deal (its end, the seat, the pips), giving a reason; the
+    engine replays every later deal."""
+    partition = _partition(request, slug, number, table)
+    if not permissions.can_referee_all(request.user, partition.table.tour.tournament):
+        raise PermissionDenied(_("Only a chief referee or an organiser corrects a recorded deal."))
+    game = services.engine_partition(partition)
+    context = protocol_context(partition, game)
+    line = next((d for d in context["deals"] if d["n"] == deal), None)
+    if line is None:
+        raise Http404(_("There is no deal %(number)s.") % {"number": deal})
+    initial = {"end": line["end"] + (f"-{line['seat'].number}" if line["seat"] else ""),
+               "pips_a": line["pips"][0], "pips_b": line["pips"][1]}
+    form = CorrectionForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            partition = services.correct_deal(
+                request.user, partition.pk, deal, form.deal(), reason=form.cleaned_data["reason"],
+                version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"],
+                address=_address(request))
+        except services.Conflict:
+            messages.error(request, CONFLICT)
+            return redirect("sheet-correct", slug, number, table, deal)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("Deal %(n)s is corrected: version %(version)s.") % {
+                "n": deal, "version": partition.version})
+            return redirect(_sheet_url(partition))
+    return render(request, "scoring/correct.html", {
+        **context, "deal": line, "form": form, "version": partition.version,
+    })
