@@ -14,7 +14,7 @@ MO_FILES = $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 VAR_DIR ?= var
 STATIC_STAMP = $(VAR_DIR)/static/.collected
 
-.PHONY: install run test clean chromium
+.PHONY: install run test clean chromium poppler
 
 install: $(VENV)/.installed $(MO_FILES)
 
@@ -45,7 +45,13 @@ chromium:
 		&& apt-get update -qq && apt-get install -y -qq chromium; } \
 		|| echo "chromium is missing: the browser test will be skipped"
 
-test: install chromium
+# The protocol tests check PDF signatures with pdfsig (poppler-utils), installed the same way.
+poppler:
+	@command -v pdfsig >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && apt-get install -y -qq poppler-utils; } \
+		|| echo "pdfsig is missing: the tests that need it will be skipped"
+
+test: install chromium poppler
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 clean:

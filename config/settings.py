@@ -57,6 +57,9 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The site's public address (e.g. https://domino.example.org): protocol PDFs print their
+# verification link with it. Unset: the address of the request that issued them.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -1,12 +1,13 @@
 """Service markers and the real Celery worker fixture.
 
-A test marked `postgres`, `redis`, `worker` or `browser` is skipped, with the reason, when its
-service is missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails instead, so CI cannot go
+A test marked `postgres`, `redis`, `worker`, `browser` or `pdfsig` is skipped, with the reason,
+when its service is missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails instead, so CI cannot go
 green by skipping what it exists to check.
 """
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from django.conf import settings
 from django.db import connections
 from django.utils import translation
 
@@ -64,8 +66,48 @@ def browser_missing() -> str | None:
     return None
 
 
+def pdfsig_missing() -> str | None:
+    # poppler-utils: pdfsig checks the signatures of the protocol PDFs as a reader would.
+    if not shutil.which("pdfsig"):
+        return "needs pdfsig (apt-get install poppler-utils)"
+    return None
+
+
 SERVICE_CHECKS = {"postgres": postgres_missing, "redis": redis_missing, "worker": worker_missing,
-                  "browser": browser_missing}
+                  "browser": browser_missing, "pdfsig": pdfsig_missing}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request, tmp_path_factory, django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, a session with a test that commits (django_db(transaction=True)) gets its test
+    database in a file instead of in memory, so that a process the test starts (a Celery worker,
+    a management command) can open it: see database_url_for_processes."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    if any((marker := item.get_closest_marker("django_db")) and marker.kwargs.get("transaction")
+           for item in request.session.items):
+        path = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)
+
+
+def worker_database_url() -> str | None:
+    """The database this test process uses (the test database during a test), as a URL for a
+    worker process; None when another process cannot open it (SQLite in memory)."""
+    database = connections["default"].settings_dict
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = str(database["NAME"])
+        return None if name == ":memory:" or "mode=memory" in name else f"sqlite:///{name}"
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        from urllib.parse import quote
+
+        credentials = quote(database.get("USER") or "", safe="")
+        if database.get("PASSWORD"):
+            credentials += ":" + quote(database["PASSWORD"], safe="")
+        host = database.get("HOST") or "localhost"
+        port = f":{database['PORT']}" if database.get("PORT") else ""
+        return f"postgres://{credentials}@{host}{port}/{quote(database['NAME'], safe='')}"
+    return None
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +136,16 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
+def database_url_for_processes() -> str:
+    """DATABASE_URL of the test database, for a process the test starts; the test must commit
+    (django_db(transaction=True)) for that process to see its data."""
+    url = worker_database_url()
+    if url is None:
+        pytest.fail("the test database is in memory: mark the test django_db(transaction=True)", pytrace=False)
+    return url
+
+
+@pytest.fixture
 def celery_worker_process(request, tmp_path):
     """Start a real worker on a queue of its own and yield the queue name.
 
@@ -109,6 +161,9 @@ def celery_worker_process(request, tmp_path):
         "--without-heartbeat", "--without-gossip", "--without-mingle",
     ]
     env = {**os.environ, "CELERY_TASK_DEFAULT_QUEUE": queue}
+    # A test with database access shares its (test) database with the worker.
+    if database_url := worker_database_url():
+        env["DATABASE_URL"] = database_url
     with log_path.open("wb") as log:
         worker = subprocess.Popen(
             command, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
