@@ -52,7 +52,7 @@ from tournaments.models import Bye, Entry, Pair, Player, Role, SitOut, Table, To
 from tournaments.permissions import can_referee, can_referee_all, is_staff, require_manage
 from tournaments.standings import METRICS, pair_standings, player_standings
 
-from . import signing
+from . import labels, signing
 from .models import (Confirmation, Partition, PartitionChange, ProtocolBatch, ProtocolBatchItem, ProtocolDocument,
                      SigningKey)
 
@@ -69,31 +69,6 @@ PIN_ATTEMPTS = 5
 PIN_LOCK_SECONDS = 15 * 60
 MAX_UPLOAD = 20 * 1024 * 1024
 
-END_LABELS = {"domino": gettext_lazy("domino"), "fish": gettext_lazy("fish"),
-              "false_pass": gettext_lazy("false pass")}
-REASON_LABELS = {
-    "target": gettext_lazy("the target was reached"),
-    "time": gettext_lazy("the time ran out"),
-    "deals": gettext_lazy("the fixed number of deals was played"),
-    "no_show": gettext_lazy("no-show"),
-    "forfeit": gettext_lazy("forfeit declared by the chief referee"),
-}
-SHORT_REASONS = {
-    "target": gettext_lazy("target"), "time": gettext_lazy("time"), "deals": gettext_lazy("all deals"),
-    "no_show": gettext_lazy("no-show"), "forfeit": gettext_lazy("forfeit"),
-}
-CODE_LABELS = {
-    "move_time": gettext_lazy("move time exceeded"),
-    "conduct": gettext_lazy("conduct"),
-    "signs": gettext_lazy("signs"),
-    "touched_tile": gettext_lazy("touched tile"),
-    "wrong_lead": gettext_lazy("wrong lead"),
-    "out_of_turn": gettext_lazy("out of turn"),
-    "false_pass": gettext_lazy("false pass"),
-    "moved_tiles": gettext_lazy("moved tiles"),
-    "no_show": gettext_lazy("no-show"),
-}
-ACTION_LABELS = {"correction": gettext_lazy("correction"), "import": gettext_lazy("import")}
 
 
 def new_code() -> str:
@@ -196,7 +171,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     for d in game.deals:
         deals.append({
             "n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": d.end,
-            "end_label": END_LABELS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
+            "end_label": labels.ENDS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
             "pips_a": d.pips[0], "pips_b": d.pips[1], "winner": d.winner, "points": d.points,
             "total_a": d.totals[0], "total_b": d.totals[1]})
 
@@ -235,7 +210,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         if entry is not None:
             entry.update({"at": at, "index": i, "player": seat_name(entry["seat"]),
                           "pair": engine.pair_of(entry["seat"]) if entry["seat"] in (1, 2, 3, 4) else "",
-                          "code_label": CODE_LABELS.get(entry["code"], entry["code"]),
+                          "code_label": labels.VIOLATIONS_SHORT.get(entry["code"], entry["code"]),
                           "during_deal": deal_number + 1 if event.get("during_deal") else None,
                           "after_deal": deal_number, "counted": False, "delta": "", "totals": None})
             entries.append(entry)
@@ -261,7 +236,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         elif change.after.get("status") != Partition.Status.FINISHED:
             finished_at = None
     corrections = [{"version": c.version, "at": _local(c.at), "reason": c.reason, "by": _person(c.user),
-                    "action": ACTION_LABELS.get(c.action, c.action)}
+                    "action": labels.ACTIONS.get(c.action, c.action)}
                    for c in changes if c.action == "correction" or c.reason]
 
     confirmations = {c.seat: c for c in partition.confirmations.filter(version=version).select_related("user")}
@@ -291,7 +266,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
         "deals": deals, "entries": entries, "penalty_count": sum(1 for e in entries if e["counted"]),
         "totals": game.totals, "decision": decision, "winner_pair": winner_pair,
-        "reason_label": REASON_LABELS.get(decision.reason, decision.reason) if decision else "",
+        "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
         "time_expired": game.time_expired, "no_show": game.no_show, "carry": game.carry,
         "in_progress": game.current is not None, "finished": finished, "corrections": corrections,
         "signatures": signatures, "confirmed": confirmed, "confirmations": confirmations,
@@ -367,7 +342,7 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
     for p in partitions:
         table = p.table
         rows.append({"table": table, "partition": p, "pair_a": table.pair_a, "pair_b": table.pair_b,
-                     "winner": p.winner, "reason": SHORT_REASONS.get(p.reason, p.reason) if p.reason else "",
+                     "winner": p.winner, "reason": labels.REASONS_SHORT.get(p.reason, p.reason) if p.reason else "",
                      "points": (p.points_a, p.points_b), "deals": p.deals,
                      "penalties": (p.penalties_a, p.penalties_b), "referee": _person(table.referee),
                      "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
@@ -1001,7 +976,7 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
             (_("Pair B"), f"№{numbers.get('B', '')} " + ", ".join(pairs.get("B", []))),
             (_("Final score"), f"A {points[0]} : {points[1]} B"),
             (_("Winner"), (_("pair A") if winner == "A" else _("pair B") if winner == "B" else "—")
-             + (f" · {REASON_LABELS.get(s.get('reason'), s.get('reason'))}" if s.get("reason") else "")),
+             + (f" · {labels.REASONS.get(s.get('reason'), s.get('reason'))}" if s.get("reason") else "")),
             (_("Deals"), str(s.get("deals", ""))),
             (_("Version of the record"), str(document.version)),
             (_("Referee"), s.get("referee") or "—"),

@@ -39,6 +39,11 @@ REASONS = {
     "forfeit": _("forfeit declared by the chief referee"),
 }
 
+#: Why a partition ended, in a narrow column.
+REASONS_SHORT = {
+    "target": _("target"), "time": _("time"), "deals": _("all deals"), "no_show": _("no-show"), "forfeit": _("forfeit"),
+}
+
 CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty")}
 
 ACTIONS = {
