@@ -137,8 +137,10 @@ class ImportedSerializer(serializers.Serializer):
 class PartitionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Partition
-        fields = ["status", "winner", "reason", "points_a", "points_b", "started_at", "finished_at"]
+        fields = ["id", "status", "winner", "reason", "points_a", "points_b", "version", "started_at",
+                  "finished_at"]
         read_only_fields = fields
+        extra_kwargs = {"id": {"help_text": "Record it at /api/partitions/{id}/."}}
 
 
 class TableSerializer(serializers.ModelSerializer):

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import get_resolver
 
+from scoring import api_urls as scoring_api_urls
 from tournaments import api_urls
 
 
@@ -15,7 +16,7 @@ def test_schema_validates_without_warnings(tmp_path):
     schema = json.loads(path.read_text())
     paths = schema["paths"]
     # Every route of the API is in the schema.
-    for pattern in api_urls.urlpatterns:
+    for pattern in [*api_urls.urlpatterns, *scoring_api_urls.urlpatterns]:
         route = str(pattern.pattern).replace("<slug:", "{").replace("<int:", "{").replace(">", "}")
         route = "/api/" + route.replace("{pk}", "{id}")  # drf-spectacular names the primary key "id"
         assert route in paths, route
@@ -31,7 +32,7 @@ def schema(tmp_path_factory):
 
 def test_writes_document_their_bodies_and_the_error_form(schema):
     for route, operations in schema["paths"].items():
-        if not route.startswith("/api/tournaments") and not route.startswith("/api/players"):
+        if not route.startswith(("/api/tournaments", "/api/players", "/api/partitions")):
             continue
         for method, operation in operations.items():
             if method == "parameters":
@@ -56,3 +57,13 @@ def test_the_schema_is_served(client):
     response = client.get("/api/schema/", {"format": "json"})
     assert response.status_code == 200
     assert "/api/tournaments/{slug}/tours/generate/" in json.loads(response.content)["paths"]
+
+
+def test_recording_documents_the_conflict_and_the_idempotency_key(schema):
+    for what in ("record", "import", "correct-deal"):
+        operation = schema["paths"][f"/api/partitions/{{id}}/{what}/"]["post"]
+        conflict = operation["responses"]["409"]["content"]["application/json"]["schema"]["$ref"]
+        assert conflict.endswith("/Conflict"), what
+        assert ("Idempotency-Key", "header") in {(p["name"], p["in"]) for p in operation["parameters"]}, what
+    standings = schema["paths"]["/api/tournaments/{slug}/standings/"]["get"]["responses"]["200"]["content"]
+    assert set(standings) == {"application/json", "text/csv"}

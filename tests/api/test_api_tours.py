@@ -39,8 +39,9 @@ def test_a_tour_shows_its_tables_seats_referees_and_results(world):
     assert [first[f"seat{n}"]["id"] for n in range(1, 5)] == [p.pk for p in table.seats]
     assert (first["seat1"], first["seat3"]) == (first["pair_a"]["first"], first["pair_a"]["second"])
     assert (first["seat2"], first["seat4"]) == (first["pair_b"]["first"], first["pair_b"]["second"])
-    assert first["partition"] == {"status": "finished", "winner": "A", "reason": "target", "points_a": 200,
-                                  "points_b": 100, "started_at": None, "finished_at": None}
+    assert first["partition"] == {"id": table.partition.pk, "status": "finished", "winner": "A", "reason": "target",
+                                  "points_a": 200, "points_b": 100, "version": 0, "started_at": None,
+                                  "finished_at": None}
     assert client().get("/api/tournaments/cup/tours/1/tables/2/").json()["number"] == 2
 
 

@@ -178,3 +178,40 @@ def test_two_referees_recording_at_once_never_double_a_deal(table_setup):
         thread.join()
     assert sorted(outcomes) == ["conflict", "ok"]
     assert Partition.objects.get(pk=s["p1"].pk).deals == 1
+
+
+def test_a_deal_correction_is_not_stored_over_a_change_made_meanwhile(table_setup, monkeypatch):
+    """correct_deal computes the correction from the state it read: if the partition changes
+    before the correction is stored, it is a conflict, even when the client sent no version."""
+    s = table_setup
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    services.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 10}})
+    read = services.engine_partition
+
+    def read_then_someone_records(partition):
+        game = read(partition)
+        monkeypatch.setattr(services, "engine_partition", read)
+        services.record(s["ref"], s["p1"].pk, "penalty", {"seat": 2, "code": "signs"})  # the referee, meanwhile
+        return game
+
+    monkeypatch.setattr(services, "engine_partition", read_then_someone_records)
+    with pytest.raises(services.Conflict) as info:
+        services.correct_deal(s["chief"], s["p1"].pk, 1, {"end": "domino", "seat": 3, "pips": {"A": 0, "B": 20}},
+                              reason="pips misread")
+    assert info.value.current_version == 3
+    p = Partition.objects.get(pk=s["p1"].pk)
+    assert (p.version, p.points_a, p.penalties_b) == (3, 35, 1)  # the penalty kept, no correction
+
+
+def test_every_version_is_readable_from_the_empty_sheet_on(table_setup):
+    s = table_setup
+    p = play_to_the_end(s["ref"], s["p1"].pk)
+    game, summary = services.partition_at(p, 0)
+    assert (game.first_leader, game.deals, summary["status"], summary["points"]) == (None, [], "scheduled", [0, 0])
+    game, summary = services.partition_at(p, 2)
+    assert (game.totals, summary["points"], summary["deals"]) == ((60, 0), [60, 0], 1)
+    game, summary = services.partition_at(p)
+    assert (game.decision.winner, summary["status"]) == ("A", "finished")
+    assert services.export_protocol(p, version=0)["deals"] == []
+    with pytest.raises(ValidationError, match="no version 4"):
+        services.partition_at(p, 4)

@@ -1,0 +1,325 @@
+"""The REST API of the scoring app: thin views over :mod:`scoring.services` and the standings.
+
+Recording (``/api/partitions/{id}/...``): each write validates the request's shape with a
+serializer and calls one service of :mod:`scoring.services`, which checks the permission, the
+version and the rules inside its transaction; the answer is the partition as it is then. A stale
+version is a 409 with the current version; ``Idempotency-Key`` makes a retried request apply once.
+
+Reads show what :mod:`tournaments.permissions` lets the user see: a partition of a visible tour;
+its history and earlier versions to the tournament's staff only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, status
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import ApiSchema, ErrorSerializer
+from tournaments import permissions
+from tournaments.api import ApiViewSet
+from tournaments.models import Pair, Player, Tournament
+from tournaments.standings import METRICS, pair_standings, player_name, player_standings, standings_csv
+
+from . import serializers, services
+from .models import Partition
+
+SEATS = ("seat1", "seat2", "seat3", "seat4")
+
+
+def detailed(pk: int) -> Partition:
+    """A partition with everything its answer shows, in two queries. (One query joining the players
+    too would join 14 tables, and with a LIMIT PostgreSQL takes some 20 ms planning it: more than
+    the rest of a recording request. The lookups here have no LIMIT for the same reason.)"""
+    partition, = Partition.objects.select_related(
+        "table__tour__tournament", "table__referee", "table__pair_a", "table__pair_b").filter(pk=pk)
+    table = partition.table
+    pairs = (table.pair_a, table.pair_b)
+    players = Player.objects.in_bulk({getattr(table, f"{seat}_id") for seat in SEATS}
+                                     | {getattr(pair, f"{p}_id") for pair in pairs for p in ("first", "second")})
+    for seat in SEATS:
+        setattr(table, seat, players[getattr(table, f"{seat}_id")])
+    for pair in pairs:
+        pair.first, pair.second = players[pair.first_id], players[pair.second_id]
+    return partition
+
+
+def _valid(serializer_class, data, **kwargs) -> dict:
+    """``data`` checked by ``serializer_class`` (a 400 naming the bad fields if not)."""
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def client_address(request) -> str | None:
+    """The address the request came from, for the history of changes. Behind a proxy this is the
+    proxy's: the deployment's proxy is trusted for the scheme only (README, Production)."""
+    return request.META.get("REMOTE_ADDR") or None
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Any text up to 100 characters, new for each change. A request retried with the same key "
+                "(after a lost answer) is applied once: the retry gets the partition back and nothing is "
+                "stored again. The same key with other data is a 400.")
+VERSION = OpenApiParameter("version", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                           description="An earlier version (0: before anything was recorded). "
+                                       "The tournament's staff only.")
+CONFLICT = OpenApiResponse(serializers.ConflictSerializer, description=(
+    "The partition changed since the version sent: nothing was stored. Reload, then record again."))
+STAFF_ONLY = {401: OpenApiResponse(ErrorSerializer, description="Not authenticated."),
+              403: OpenApiResponse(ErrorSerializer, description="Not of the tournament's staff.")}
+
+
+def _writes(summary: str, description: str, request) -> Any:
+    return extend_schema(summary=summary, description=description, request=request,
+                         parameters=[IDEMPOTENCY_KEY],
+                         responses={200: serializers.PartitionDetailSerializer, 409: CONFLICT})
+
+
+@extend_schema_view(
+    retrieve=extend_schema(
+        summary="A partition: the score sheet",
+        description="Result, the engine's output document, what comes next (lead draw, deal, last deal, extra "
+                    "deal, over; the deal's number and leader), pending penalties, violations with their "
+                    "warnings, pairs, seats and referee. With `version`, as it was then.",
+        parameters=[VERSION], responses={200: serializers.PartitionDetailSerializer, **STAFF_ONLY}),
+    record=_writes(
+        "Record a line of the score sheet",
+        "The lead draw, a deal (how it ended and the pips left), a penalty, a violation (a warning first where "
+        "the rules say so), the clock running out, a no-show, a restarted deal; the chief referee also annuls "
+        "violations and declares forfeits. The referee of the table, the chief referee or an organiser. "
+        "A finished partition is closed: only a correction changes it.",
+        serializers.RecordSerializer),
+    import_protocol=_writes(
+        "Record a partition from a protocol",
+        "A protocol document (domino-protocol/1), e.g. a paper protocol typed in; without `regulations` the "
+        "tournament's apply. Into a partition nothing is recorded in yet; with `reason`, the chief referee "
+        "replaces a recorded one (a correction, a new version). Refused as a whole, naming the place.",
+        serializers.ImportSerializer),
+    correct_deal=_writes(
+        "Correct a deal",
+        "The chief referee corrects deal `number` (summary form) giving a reason; everything after it is "
+        "replayed. A new version: the earlier ones stay readable.",
+        serializers.CorrectDealSerializer),
+    export=extend_schema(
+        summary="The partition as a protocol document",
+        description="domino-protocol/1, with the pairs' names. Anyone who sees the partition once it is "
+                    "finished; the tournament's staff at any time and for earlier versions. `download=1` "
+                    "answers it as a file.",
+        parameters=[VERSION, OpenApiParameter("download", OpenApiTypes.BOOL, OpenApiParameter.QUERY,
+                                              required=False, description="As an attachment (a .json file).")],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The protocol document."),
+                   **STAFF_ONLY}),
+    changes=extend_schema(
+        summary="The history of a partition",
+        description="Every change, oldest first, never altered: version, action and its data, the reason of "
+                    "a correction, who, when, from which address, the result before and after. The "
+                    "tournament's staff only.",
+        responses={200: serializers.ChangeSerializer(many=True), **STAFF_ONLY}),
+)
+@extend_schema(tags=["partitions"])
+class PartitionViewSet(ApiViewSet):
+    """``/api/partitions/{id}/``: the id is in each table of a tour (``partition.id``)."""
+
+    serializer_class = serializers.PartitionDetailSerializer
+    lookup_value_converter = "int"
+    queryset = Partition.objects.all()
+
+    def get_object(self) -> Partition:
+        pk = self.kwargs["pk"]
+        partition = next(iter(Partition.objects.select_related("table__tour__tournament").filter(pk=pk)), None)
+        tour = partition.table.tour if partition is not None else None
+        user = self.request.user
+        if tour is None or not (permissions.can_see_tournament(user, tour.tournament)
+                                and permissions.can_see_tour(user, tour)):
+            raise exceptions.NotFound(_("There is no partition %(id)s.") % {"id": pk})
+        return partition
+
+    def _query(self) -> dict:
+        return _valid(serializers.VersionQuerySerializer, self.request.query_params)
+
+    def _version(self, partition: Partition, version: int | None) -> int | None:
+        """An earlier version is for the tournament's staff only."""
+        if version is not None and version != partition.version:
+            permissions.require_staff(self.request.user, partition.table.tour.tournament)
+        return version
+
+    def _answer(self, partition: Partition) -> Response:
+        """The partition as it is now, after a write."""
+        state = serializers.PartitionState.of(detailed(partition.pk))
+        return Response(serializers.PartitionDetailSerializer(state).data)
+
+    def _write_options(self) -> dict[str, Any]:
+        return {"idempotency_key": self.request.headers.get("Idempotency-Key", ""),
+                "address": client_address(self.request)}
+
+    def handle_exception(self, exc):
+        if isinstance(exc, services.Conflict):
+            return Response({"detail": str(exc), "current_version": exc.current_version},
+                            status=status.HTTP_409_CONFLICT)
+        return super().handle_exception(exc)
+
+    def retrieve(self, request, pk):
+        partition = self.get_object()
+        version = self._version(partition, self._query().get("version"))
+        return Response(self.get_serializer(serializers.PartitionState.of(detailed(partition.pk), version)).data)
+
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def record(self, request, pk):
+        partition = self.get_object()
+        data = _valid(serializers.RecordSerializer, request.data)
+        partition = services.record(request.user, partition.pk, data["action"], data["data"],
+                                    version=data.get("version"), **self._write_options())
+        return self._answer(partition)
+
+    @action(detail=True, methods=["post"], url_path="import", parser_classes=[JSONParser])
+    def import_protocol(self, request, pk):
+        partition = self.get_object()
+        if not isinstance(request.data, Mapping):
+            raise exceptions.ValidationError(_("A protocol must be a JSON object."))
+        document = dict(request.data)
+        options = _valid(serializers.ImportOptionsSerializer,
+                         {key: document.pop(key) for key in ("reason", "version") if key in document})
+        partition = services.import_protocol(request.user, partition.pk, document, reason=options["reason"],
+                                             version=options.get("version"), **self._write_options())
+        return self._answer(partition)
+
+    @action(detail=True, methods=["post"], url_path="correct-deal", parser_classes=[JSONParser])
+    def correct_deal(self, request, pk):
+        partition = self.get_object()
+        data = _valid(serializers.CorrectDealSerializer, request.data)
+        deal = {**data["deal"], "pips": dict(data["deal"]["pips"])}
+        partition = services.correct_deal(request.user, partition.pk, data["number"], deal, reason=data["reason"],
+                                          version=data.get("version"), **self._write_options())
+        return self._answer(partition)
+
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk):
+        partition = self.get_object()
+        query = self._query()
+        version = self._version(partition, query.get("version"))
+        if not partition.is_finished:
+            permissions.require_staff(request.user, partition.table.tour.tournament)
+        document = services.export_protocol(partition, version)
+        headers = {}
+        if query["download"]:
+            table = partition.table
+            name = (f"protocol-{table.tour.tournament.slug}-tour{table.tour.number}-table{table.number}"
+                    f"-v{partition.version if version is None else version}.json")
+            headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        return Response(document, headers=headers)
+
+    @action(detail=True, methods=["get"])
+    def changes(self, request, pk):
+        partition = self.get_object()
+        permissions.require_staff(request.user, partition.table.tour.tournament)
+        changes = partition.changes.select_related("user").order_by("version")
+        return Response(serializers.ChangeSerializer(changes, many=True).data)
+
+
+# -- standings -----------------------------------------------------------------------------------
+
+
+def visible_tournament(user, slug: str) -> Tournament:
+    tournament = permissions.visible_tournaments(user).filter(slug=slug).first()
+    if tournament is None:
+        raise exceptions.NotFound(_("There is no tournament %(slug)s.") % {"slug": slug})
+    return tournament
+
+
+class StandingsCsvRenderer(BaseRenderer):
+    """The standings as a spreadsheet (:func:`tournaments.standings.standings_csv`, shared with the
+    standings pages): UTF-8 with a byte order mark, ``;`` between the columns, the header in the
+    request's language."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        kind = data["kind"]
+
+        def entrant(row: Mapping[str, Any]) -> list[Any]:
+            if kind == "pairs":
+                pair = row["pair"]
+                return [pair["number"], ", ".join(player_name(pair[p]["last_name"], pair[p]["first_name"])
+                                                  for p in ("first", "second"))]
+            player = row["player"]
+            return [player_name(player["last_name"], player["first_name"]), player["club"]]
+
+        return standings_csv(kind, ((row["rank"], entrant(row), row) for row in data["rows"]))
+
+
+@extend_schema(
+    summary="Standings", tags=["standings"],
+    description="Pairs (pair events) or players, in standings order by the tournament's precedence of metrics, "
+                "with every metric; rows tied on all of them share a rank. After tour N: as they stood then; "
+                "without it, every finished partition counts (live). Individual events have player "
+                "standings only. `format=csv` answers a spreadsheet (UTF-8 with BOM, `;`-separated).",
+    parameters=[
+        OpenApiParameter("after_tour", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                         description="Count tours 1 to N only."),
+        OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
+                         enum=serializers.STANDINGS_KINDS,
+                         description="pairs (the default in pair events) or players."),
+        OpenApiParameter("format", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=("json", "csv"),
+                         description="csv: the standings as a CSV file."),
+    ],
+    responses={(200, "application/json"): serializers.StandingsSerializer,
+               (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV.")})
+class StandingsView(APIView):
+    """``/api/tournaments/{slug}/standings/``: public for a tournament that is not a draft."""
+
+    schema = ApiSchema()
+    renderer_classes = [JSONRenderer, StandingsCsvRenderer]
+
+    def get(self, request, slug):
+        tournament = visible_tournament(request.user, slug)
+        query = _valid(serializers.StandingsQuerySerializer, request.query_params)
+        kind = query.get("kind") or ("players" if tournament.is_individual else "pairs")
+        if kind == "pairs" and tournament.is_individual:
+            raise exceptions.ValidationError(_("An individual tournament has standings of players only."))
+        after_tour = query.get("after_tour")
+        if after_tour is not None and not permissions.visible_tours(request.user, tournament).filter(
+                number=after_tour).exists():
+            raise exceptions.ValidationError(
+                _("There is no tour %(number)s in this tournament.") % {"number": after_tour})
+        if kind == "pairs":
+            ranked = pair_standings(tournament, after_tour)
+            entrants = Pair.objects.select_related("first", "second").in_bulk([r.key for r in ranked])
+        else:
+            ranked = player_standings(tournament, after_tour)
+            entrants = Player.objects.in_bulk([r.key for r in ranked])
+        rows = [{
+            "rank": r.rank, "pair": entrants[r.key] if kind == "pairs" else None,
+            "player": entrants[r.key] if kind == "players" else None,
+            "played": r.played, "wins": r.wins, "losses": r.losses, "byes": r.byes, "points_for": r.points_for,
+            "points_against": r.points_against, "points_difference": r.points_difference, "penalties": r.penalties,
+            "buchholz": r.metrics["buchholz"], "head_to_head": r.metrics["head_to_head"],
+        } for r in ranked]
+        data = {"tournament": tournament.slug, "kind": kind, "after_tour": after_tour,
+                "precedence": [{"key": key, "name": str(METRICS[key].name)} for key in tournament.rules.standings],
+                "rows": rows}
+        headers = {}
+        if request.accepted_renderer.format == "csv":
+            after = f"-after-tour-{after_tour}" if after_tour else ""
+            headers["Content-Disposition"] = f'attachment; filename="standings-{tournament.slug}-{kind}{after}.csv"'
+        return Response(serializers.StandingsSerializer(data).data, headers=headers)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if response.status_code >= 400 and isinstance(response, Response):
+            # Errors are JSON, whatever format was asked for.
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = JSONRenderer.media_type
+        return response

@@ -1,0 +1,300 @@
+"""API shapes of the scoring app: partitions as the referee's score sheet shows them, what a
+recording request sends, the history of changes, and the standings.
+
+Input serializers check shapes and types only; every rule (who may record, what the rules allow)
+is the services' (:mod:`scoring.services`) and the engine's. Output serializers read
+:class:`PartitionState` (a partition at one version, with its engine partition), history rows and
+standings rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rest_framework import serializers
+
+from scoring import engine
+from tournaments.serializers import PairSerializer, PlayerSerializer
+
+from . import services
+from .models import Partition, PartitionChange
+
+
+@dataclass
+class PartitionState:
+    """A partition as it is (``version`` None) or was at an earlier version."""
+
+    partition: Partition
+    version: int
+    game: engine.Partition
+    summary: dict[str, Any]
+
+    @classmethod
+    def of(cls, partition: Partition, version: int | None = None) -> PartitionState:
+        game, summary = services.partition_at(partition, version)
+        return cls(partition, partition.version if version is None else version, game, summary)
+
+    @property
+    def table(self):
+        return self.partition.table
+
+    @property
+    def is_current(self) -> bool:
+        return self.version == self.partition.version
+
+    @cached_property
+    def status(self) -> engine.Status:
+        return self.game.status()
+
+    @cached_property
+    def result(self) -> dict[str, Any]:
+        return engine.result_of(self.game)
+
+    @property
+    def penalties(self) -> dict[str, int]:
+        penalties = self.game.penalties
+        return {side: sum(1 for p in penalties if p.pair == side) for side in "AB"}
+
+    @property
+    def time_expired(self) -> dict[str, int] | None:
+        expired = self.game.time_expired
+        return None if expired is None else {expired[0]: expired[1]}
+
+
+# -- the engine's output document (shared/PROTOCOL_FORMAT.md, "Output") ------------------------------
+
+
+class TotalsSerializer(serializers.Serializer):
+    A = serializers.IntegerField()
+    B = serializers.IntegerField()
+
+
+class DealResultSerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="Number of the deal, from 1.")
+    leader = serializers.IntegerField(help_text="Seat that led it.")
+    end = serializers.CharField(help_text="domino, fish or false_pass.")
+    seat = serializers.IntegerField(allow_null=True, help_text="Who placed the last tile or passed falsely.")
+    winner = serializers.CharField(allow_null=True, help_text="A, B or null (drawn fish, false pass).")
+    points = serializers.IntegerField(help_text="Points the winner scored.")
+    pips = TotalsSerializer(help_text="Pips left in each pair's hands.")
+    totals = TotalsSerializer(help_text="Totals after the deal.")
+    allowances = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                       help_text="Seconds allowed for each move (deals played move by move).")
+
+
+class PenaltyResultSerializer(serializers.Serializer):
+    after_deal = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    code = serializers.CharField()
+    pair = serializers.CharField()
+    points = serializers.IntegerField()
+    totals = TotalsSerializer(help_text="Totals after the penalty.")
+
+
+class PendingPenaltySerializer(serializers.Serializer):
+    """A penalty written during the deal being played: it counts when that deal ends."""
+
+    after_deal = serializers.IntegerField(required=False, help_text="The deal during which it was written.")
+    seat = serializers.IntegerField()
+    code = serializers.CharField()
+    pair = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class CurrentDealSerializer(serializers.Serializer):
+    n = serializers.IntegerField()
+    leader = serializers.IntegerField()
+    to_move = serializers.IntegerField(allow_null=True)
+    allowances = serializers.ListField(child=serializers.IntegerField())
+    allowance = serializers.IntegerField(allow_null=True)
+    pending_penalties = PendingPenaltySerializer(many=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    deals = DealResultSerializer(many=True)
+    penalties = PenaltyResultSerializer(many=True)
+    totals = TotalsSerializer()
+    winner = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True, help_text="target, time, deals, no_show or forfeit; null "
+                                   "while the partition is being played.")
+    current = CurrentDealSerializer(required=False, help_text="The deal being played move by move, if any.")
+
+
+# -- a partition ---------------------------------------------------------------------------------
+
+
+class DecisionSerializer(serializers.Serializer):
+    winner = serializers.CharField(allow_null=True)
+    reason = serializers.CharField()
+
+
+class NextSerializer(serializers.Serializer):
+    """What comes next at the table (the engine's Status)."""
+
+    next = serializers.CharField(help_text="lead_draw, deal, last_deal (the clock or the number of deals makes it "
+                                 "the last), extra_deal (it would be over but the totals are level) or over.")
+    deal = serializers.IntegerField(allow_null=True, help_text="Number of the coming deal.")
+    leader = serializers.IntegerField(allow_null=True, help_text="Seat that leads it.")
+    decision = DecisionSerializer(allow_null=True)
+
+
+class ViolationSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="What an annulment names (action annul, data.violation).")
+    after_deal = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    code = serializers.CharField()
+    consequence = serializers.CharField(help_text="warning or penalty.")
+    annulled = serializers.CharField(allow_null=True, help_text="The reason it was annulled, if it was.")
+
+
+class PairsSerializer(serializers.Serializer):
+    A = PairSerializer(source="pair_a", help_text="Seats 1 and 3.")
+    B = PairSerializer(source="pair_b", help_text="Seats 2 and 4.")
+
+
+class PartitionDetailSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="partition.id")
+    tournament = serializers.CharField(source="table.tour.tournament.slug")
+    tour = serializers.IntegerField(source="table.tour.number")
+    table = serializers.IntegerField(source="table.number")
+    version = serializers.IntegerField(help_text="The version shown.")
+    current_version = serializers.IntegerField(source="partition.version", help_text=(
+        "The partition's latest version: send it as `version` when recording."))
+    status = serializers.CharField(source="summary.status", help_text="scheduled, playing or finished.")
+    winner = serializers.CharField(source="summary.winner", help_text="A, B, or empty.")
+    reason = serializers.CharField(source="summary.reason", help_text="Why it ended; empty while it is played.")
+    totals = TotalsSerializer(source="result.totals")
+    penalties = TotalsSerializer(help_text="Penalties counted against each pair.")
+    deals = serializers.IntegerField(source="summary.deals", help_text="Deals recorded.")
+    first_leader = serializers.IntegerField(source="game.first_leader", allow_null=True)
+    time_expired = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
+        "{\"during_deal\": N} or {\"after_deal\": N} once the clock has run out."))
+    no_show = serializers.CharField(source="game.no_show", allow_null=True)
+    started_at = serializers.DateTimeField(source="partition.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="partition.finished_at", allow_null=True)
+    next = NextSerializer(source="status")
+    pending_penalties = PendingPenaltySerializer(source="game.pending_penalties", many=True)
+    violations = ViolationSerializer(source="game.violations", many=True, help_text=(
+        "Every violation with its consequence: a warning, or a penalty (listed in result.penalties)."))
+    result = ResultSerializer(help_text="The rules engine's output document (PROTOCOL_FORMAT.md).")
+    referee = serializers.CharField(source="table.referee.username", allow_null=True)
+    pairs = PairsSerializer(source="table")
+    seats = PlayerSerializer(source="table.seats", many=True, help_text="Players at seats 1 to 4.")
+
+
+# -- writes --------------------------------------------------------------------------------------
+
+
+class VersionField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "The version the client saw (current_version): a stale one is a 409 and "
+                                       "nothing is stored. Leave it out to record on whatever is current.")
+        super().__init__(min_value=0, required=False, allow_null=True, **kwargs)
+
+
+class RecordSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=list(services.OPERATIONS), help_text=(
+        "lead {seat}; deal {end, seat, pips: {A, B}}; penalty {seat, code}; violation {seat, code}; "
+        "annul {violation, reason}; time {during_deal}; no_show {absent}; restart {seat, code}; forfeit {pair}."))
+    data = serializers.DictField(help_text="The action's data, as listed for action.")
+    version = VersionField()
+
+
+class ImportSerializer(serializers.Serializer):
+    """A protocol document (domino-protocol/1) and, beside its keys, the correction's reason."""
+
+    format = serializers.CharField(help_text="domino-protocol/1")
+    regulations = serializers.DictField(required=False, help_text="Leave out: the tournament's apply.")
+    pairs = serializers.DictField(required=False)
+    first_leader = serializers.IntegerField(required=False, allow_null=True)
+    deals = serializers.ListField(child=serializers.DictField(), help_text="Summary or move form.")
+    penalties = serializers.ListField(child=serializers.DictField(), required=False)
+    time_expired = serializers.DictField(required=False, allow_null=True)
+    no_show = serializers.CharField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, help_text=(
+        "A chief referee's correction replacing a recorded partition: why. Not part of the protocol."))
+    version = VersionField()
+
+
+class ImportOptionsSerializer(serializers.Serializer):
+    """What an import request carries beside the protocol document."""
+
+    reason = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+    version = VersionField()
+
+
+class DealSummarySerializer(serializers.Serializer):
+    end = serializers.CharField(help_text="domino, fish or false_pass.")
+    seat = serializers.IntegerField(required=False, allow_null=True)
+    pips = TotalsSerializer(help_text="Pips left in each pair's hands.")
+
+
+class CorrectDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The deal to correct, from 1.")
+    deal = DealSummarySerializer()
+    reason = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+    version = VersionField()
+
+
+class ConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current_version = serializers.IntegerField(help_text="Reload, then record again on this version.")
+
+
+class VersionQuerySerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, required=False)
+    download = serializers.BooleanField(required=False, default=False)
+
+
+# -- history -------------------------------------------------------------------------------------
+
+
+class ChangeSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", allow_null=True, read_only=True)
+
+    class Meta:
+        model = PartitionChange
+        fields = ["version", "action", "data", "reason", "user", "at", "address", "before", "after"]
+        read_only_fields = fields
+
+
+# -- standings -----------------------------------------------------------------------------------
+
+STANDINGS_KINDS = ("pairs", "players")
+
+
+class StandingsQuerySerializer(serializers.Serializer):
+    after_tour = serializers.IntegerField(min_value=1, required=False)
+    kind = serializers.ChoiceField(choices=STANDINGS_KINDS, required=False)
+
+
+class MetricSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Shared by rows tied on every metric.")
+    pair = PairSerializer(allow_null=True, help_text="The pair (pair standings), else null.")
+    player = PlayerSerializer(allow_null=True, help_text="The player (player standings), else null.")
+    played = serializers.IntegerField(help_text="Partitions played (byes not counted).")
+    wins = serializers.IntegerField(help_text="Partitions won, byes included.")
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    points_for = serializers.IntegerField()
+    points_against = serializers.IntegerField()
+    points_difference = serializers.IntegerField()
+    penalties = serializers.IntegerField()
+    buchholz = serializers.IntegerField()
+    head_to_head = serializers.IntegerField(help_text="Wins against the entrants tied with this one when "
+                                            "head-to-head was applied; 0 otherwise.")
+
+
+class StandingsSerializer(serializers.Serializer):
+    tournament = serializers.CharField()
+    kind = serializers.CharField(help_text="pairs or players.")
+    after_tour = serializers.IntegerField(allow_null=True, help_text="Null: every finished partition (live).")
+    precedence = MetricSerializer(many=True, help_text="The metrics that order the rows, first first.")
+    rows = StandingsRowSerializer(many=True)
