@@ -26,6 +26,8 @@ import time
 import uuid
 from pathlib import Path
 
+from benchdb import setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -37,35 +39,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    if args.database_url.startswith("postgres"):
-        create_database(args.database_url)
-
-    import django
-    django.setup()
-    from django.core.management import call_command
+    setup_django(args.database_url)
     from django.db import connection
-
-    call_command("migrate", verbosity=0)
     slug = f"bench-protocols-{args.tables}"
     from tournaments.models import Tournament
     tournament = Tournament.objects.filter(slug=slug).first() or build(slug, args.tables)
     print(f"{connection.vendor}, {args.tables} tables, broker {broker()}")
     one_partition(tournament, args.runs)
     whole_tour(tournament, args.workers)
-
-
-def create_database(url: str) -> None:
-    import psycopg
-    from urllib.parse import urlparse
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def broker() -> str:

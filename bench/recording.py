@@ -34,6 +34,8 @@ import threading
 import time
 from pathlib import Path
 
+from benchdb import setup_django
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -49,18 +51,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="first seed of the random partitions")
     parser.add_argument("--timeout", type=float, default=300, help="seconds the clients may take in all")
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    create_database(args.database_url)
-
-    import django
-    django.setup()
-    from django.core.management import call_command
+    setup_django(args.database_url)
     from django.db import connection
 
     from scoring.models import Partition
 
-    call_command("migrate", verbosity=0)
     tour, tokens = prepare(args.tables)
     plans = plan(tour, tokens, args.seed)
     connection.close()
@@ -123,19 +118,6 @@ def main() -> None:
 
 
 # -- the event -----------------------------------------------------------------------------------
-
-
-def create_database(url: str) -> None:
-    from urllib.parse import urlparse
-
-    import psycopg
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def prepare(tables: int):

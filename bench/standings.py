@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from benchdb import setup_django
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,20 +28,13 @@ def main() -> None:
     parser.add_argument("--tours", type=int, default=9)
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    create_database(args.database_url)
-
-    import django
-    django.setup()
-    from django.core.management import call_command
+    setup_django(args.database_url)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from tournaments.models import Tournament
     from tournaments.standings import pair_standings
 
-    call_command("migrate", verbosity=0)
     slug = f"bench-{args.pairs}-{args.tours}"
     tournament = Tournament.objects.filter(slug=slug).first() or build(slug, args.pairs, args.tours)
     from scoring.models import Partition
@@ -55,18 +49,6 @@ def main() -> None:
     print(f"PostgreSQL {connection.pg_version // 10000}: {len(rows)} pairs, {partitions} finished partitions")
     print(f"pair_standings: median {statistics.median(times) * 1000:.0f} ms, "
           f"max {max(times) * 1000:.0f} ms over {args.runs} runs, {len(queries)} queries")
-
-
-def create_database(url: str) -> None:
-    import psycopg
-    from urllib.parse import urlparse
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def build(slug: str, pairs: int, tours: int):

@@ -37,3 +37,20 @@ def finish_tour(tour: Tour, results: dict[int, tuple[int, int]] | None = None) -
             status=Partition.Status.FINISHED, points_a=a, points_b=b, winner="A" if a > b else "B", reason="target")
     tour.status = Tour.Status.FINISHED
     tour.save(update_fields=["status"])
+
+
+def refereed_tour(target: int = 100) -> dict:
+    """Tour 1 of four pairs (two tables) published: ``ref`` referees table 1, ``other`` table 2,
+    ``chief`` is the chief referee, ``org`` the organiser."""
+    org = user("org", superuser=True)
+    ref, other, chief = user("ref"), user("other"), user("chief")
+    t = tournament(org, pairs=4, regulations={"target": target})
+    for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
+        services.add_role(org, t, name, kind)
+    tour = services.generate_tour(org, t)
+    tables = list(tour.tables.order_by("number"))
+    services.assign_referee(org, tables[0], ref)
+    services.assign_referee(org, tables[1], other)
+    services.publish_tour(org, tour)
+    return {"org": org, "ref": ref, "other": other, "chief": chief, "t": t, "tournament": t, "tour": tour,
+            "table": tables[0], "table2": tables[1], "p1": tables[0].partition, "p2": tables[1].partition}

@@ -15,24 +15,9 @@ from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 SHEET_SCREENSHOT = "/tmp/sheet-phone.png"
 STANDINGS_SCREENSHOT = "/tmp/standings-phone.png"
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    from playwright.sync_api import sync_playwright
-
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
@@ -136,7 +121,7 @@ def test_a_referee_records_a_partition_on_his_phone(live_server, browser, cup):
     page.goto(live_server.url + "/tournaments/cup/standings/")
     rows = page.locator("table.standings tbody tr")
     expect(rows).to_have_count(4)
-    first, winner_cells = rows.first, None
+    first = rows.first
     expect(first.locator("th")).to_contain_text(pair_a.first.last_name)
     cells = [c.strip() for c in first.locator("td").all_inner_texts()]
     header = [h.strip() for h in page.locator("table.standings thead th").all_inner_texts()][2:]

@@ -7,13 +7,11 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
 
-from builders import tournament, user
+from builders import refereed_tour, user
 from scoring import labels, services
 from scoring.engine.rules import VIOLATION_CODES
 from scoring.models import Partition, PartitionChange
-from tournaments import services as tournament_services
 from tournaments.models import Tour
 
 pytestmark = pytest.mark.django_db
@@ -28,18 +26,7 @@ def fast_passwords(settings):
 def setup():
     """A published tour of two tables (target 100); ``ref`` referees table 1, ``other`` table 2,
     ``chief`` is the chief referee."""
-    org = user("org", superuser=True)
-    ref, other, chief = user("ref"), user("other"), user("chief")
-    t = tournament(org, pairs=4, regulations={"target": 100})
-    for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
-        tournament_services.add_role(org, t, name, kind)
-    tour = tournament_services.generate_tour(org, t)
-    tables = list(tour.tables.order_by("number"))
-    tournament_services.assign_referee(org, tables[0], ref)
-    tournament_services.assign_referee(org, tables[1], other)
-    tournament_services.publish_tour(org, tour)
-    return {"org": org, "ref": ref, "other": other, "chief": chief, "tour": tour, "t": t,
-            "table": tables[0], "p1": tables[0].partition, "p2": tables[1].partition}
+    return refereed_tour(target=100)
 
 
 def sheet_url(table, suffix="", lang="/en"):

@@ -9,10 +9,9 @@ from django.db import connection
 
 from scoring import services
 from scoring.models import Partition, PartitionChange
-from tournaments import services as tournament_services
 from tournaments.models import Tour
 
-from builders import tournament, user
+from builders import refereed_tour, user
 
 pytestmark = pytest.mark.django_db
 
@@ -20,18 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table_setup():
     """A published tour of two tables; ``ref`` referees table 1, ``chief`` is chief referee."""
-    org = user("org", superuser=True)
-    ref, other, chief = user("ref"), user("other"), user("chief")
-    t = tournament(org, pairs=4, regulations={"target": 100})
-    for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
-        tournament_services.add_role(org, t, name, kind)
-    tour = tournament_services.generate_tour(org, t)
-    tables = list(tour.tables.order_by("number"))
-    tournament_services.assign_referee(org, tables[0], ref)
-    tournament_services.assign_referee(org, tables[1], other)
-    tournament_services.publish_tour(org, tour)
-    return {"org": org, "ref": ref, "other": other, "chief": chief, "tour": tour,
-            "p1": tables[0].partition, "p2": tables[1].partition}
+    return refereed_tour(target=100)
 
 
 def play_to_the_end(who, partition_id):

@@ -1,0 +1,23 @@
+"""The browser of the browser tests: Debian's Chromium (/usr/bin/chromium) driven by Playwright,
+never a browser Playwright downloads. Without it the tests are skipped, and with
+REQUIRE_SERVICES=1 they fail (tests/conftest.py, marker ``browser``)."""
+
+import pytest
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of a test (creating
+    # users, writing results between tours) are plain synchronous code all the same.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
