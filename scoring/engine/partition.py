@@ -13,6 +13,7 @@ paper protocol) or played move by move (:meth:`start_deal`, then :meth:`play` an
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -106,6 +107,16 @@ class _State:
     time_expired: tuple[str, int] | None = None  # ("during_deal" | "after_deal", deal number)
     no_show: str | None = None
     decision: Decision | None = None
+
+    def copy(self) -> _State:
+        """A copy to restore if an event turns out not to apply (the records are immutable)."""
+        return dataclasses.replace(self, deals=list(self.deals), penalties=list(self.penalties),
+                                   pending=list(self.pending), violations=list(self.violations))
+
+
+def _fish_seat_needed() -> PartitionError:
+    return PartitionError(gettext_noop(
+        "fish needs the seat that placed the fishing tile when the next deal is led by the winner"))
 
 
 class Partition:
@@ -284,6 +295,8 @@ class Partition:
         s, r = self._state, self.regulations
         if s.first_leader is None:
             raise PartitionError(gettext_noop("record the lead draw before the first deal"))
+        if s.next_leader is None:  # a later penalty reopened a partition decided by a seatless fish
+            raise _fish_seat_needed()
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is being played move by move: finish it first"))
         if "deal" in event:
@@ -305,13 +318,18 @@ class Partition:
                                  else gettext_noop("false_pass needs the seat that passed falsely"))
         if seat is not None and seat not in (1, 2, 3, 4):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
-        if seat is None and r.next_lead == "winner":
-            raise PartitionError(gettext_noop("fish needs the seat that placed the fishing tile when the next deal"
-                                 " is led by the winner"))
         if not isinstance(pips, (list, tuple)) or len(pips) != 2:
             raise PartitionError(gettext_noop("pips must give pair A and pair B"))
         rules.check_pips(end, tuple(pips))  # type: ignore[arg-type]
-        return self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+        if seat is not None or r.next_lead != "winner":
+            return self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+        # Fish without its seat, and the winner leads the next deal: fine only if none follows.
+        before = s.copy()
+        record = self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+        if s.decision is None:
+            self._state = before
+            raise _fish_seat_needed()
+        return record
 
     def _score(self, outcome: DealOutcome, deal: Deal | None) -> DealRecord:
         s, r = self._state, self.regulations
@@ -349,6 +367,8 @@ class Partition:
             raise PartitionError(gettext_noop("record the lead draw before the first deal"))
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is already being played"))
+        if s.next_leader is None:
+            raise _fish_seat_needed()
         if (seed is None) == (hands is None):
             raise PartitionError(gettext_noop("give either a seed or the hands"))
         times = self.regulations.allowances()

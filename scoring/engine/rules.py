@@ -72,9 +72,10 @@ def check_pips(end: str, pips: tuple[int, int]) -> None:
                                 " pips"))
 
 
-def next_leader(previous_leader: int, outcome: DealOutcome, regulations: Regulations) -> int:
-    """Who leads the deal after one that ended with ``outcome`` (RULES 3)."""
-    if regulations.next_lead == "winner" and outcome.end != "false_pass" and outcome.seat:
+def next_leader(previous_leader: int, outcome: DealOutcome, regulations: Regulations) -> int | None:
+    """Who leads the deal after one that ended with ``outcome`` (RULES 3); ``None`` when the
+    winner leads and the seat that placed the fishing tile was not given."""
+    if regulations.next_lead == "winner" and outcome.end != "false_pass":
         return outcome.seat
     return previous_leader % 4 + 1
 

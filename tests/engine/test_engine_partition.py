@@ -182,7 +182,30 @@ def test_next_lead_winner_needs_the_fishing_seat():
     p = make(next_lead="winner")
     with pytest.raises(PartitionError, match="seat"):
         fish(p, 30, 20)
-    assert p.deals == []
+    assert p.deals == [] and p.totals == (0, 0) and p.status().leader == 1
+
+
+def test_next_lead_winner_a_fish_that_decides_the_partition_needs_no_seat():
+    # No deal follows it, so nobody needs to know who leads next (PROTOCOL_FORMAT, Output).
+    p = make(next_lead="winner", target=100)
+    domino(p, 2, 30, 30)  # B 60
+    record = fish(p, 40, 10)  # B holds fewer pips: B 60 + 50 = 110
+    assert record.seat is None and p.decision is not None and p.decision.winner == "B"
+
+
+def test_next_lead_winner_a_seatless_fish_reopened_by_a_penalty_blocks_the_next_deal():
+    # A penalty after the deciding fish takes B back under the target: a deal follows after all,
+    # and nobody knows who leads it; it is refused, never led by a guessed seat.
+    p = make(next_lead="winner", target=100, penalty_mode="deduct_offenders", penalty_points=100)
+    domino(p, 2, 45, 45)  # B 90
+    fish(p, 20, 10)  # B holds fewer pips: B 90 + 30 = 120, decided
+    assert p.decision is not None
+    p.write_penalty(2, "signs")  # B 120 - 100 = 20: no longer decided
+    assert p.decision is None and p.status().leader is None
+    with pytest.raises(PartitionError, match="fishing tile"):
+        domino(p, 1, 10, 10)
+    with pytest.raises(PartitionError, match="fishing tile"):
+        p.start_deal(seed=1)
 
 
 def test_rotation_fish_seat_is_optional():
