@@ -108,14 +108,29 @@ def _store_key(tournament: Tournament, user, source: str, key, certificate: x509
         not_after=certificate.not_valid_after_utc, created_by=user if user and user.is_authenticated else None)
 
 
+#: X.509 caps a name attribute at 64 bytes of UTF-8 (RFC 5280 ub-name, as ``cryptography``
+#: enforces it): a Cyrillic name reaches it at 32 letters.
+NAME_BYTES = 64
+
+
+def name_attribute(text: str) -> str:
+    """``text`` cut to fit a certificate's name attribute: at most 64 bytes of UTF-8, cut on a
+    character boundary with an ellipsis."""
+    text = " ".join(text.split()) or "-"
+    if len(text.encode()) <= NAME_BYTES:
+        return text
+    cut = text.encode()[:NAME_BYTES - len("…".encode())].decode(errors="ignore").rstrip()
+    return cut + "…"
+
+
 def _self_signed(tournament: Tournament) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
     key = ec.generate_private_key(ec.SECP256R1())
     organiser = tournament.created_by
     organiser_name = (organiser.get_full_name() or organiser.get_username()) if organiser else ""
-    attributes = [x509.NameAttribute(NameOID.COMMON_NAME, tournament.name[:64]),
+    attributes = [x509.NameAttribute(NameOID.COMMON_NAME, name_attribute(tournament.name)),
                   x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "Protocols")]
     if organiser_name:
-        attributes.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, organiser_name[:64]))
+        attributes.append(x509.NameAttribute(NameOID.ORGANIZATION_NAME, name_attribute(organiser_name)))
     name = x509.Name(attributes)
     now = timezone.now()
     certificate = (

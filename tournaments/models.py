@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Regulations
 
+from .fields import PlainTextField
+
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
@@ -28,10 +30,10 @@ class Tournament(models.Model):
         INDIVIDUAL = "individual", _("Individual")
         MANUAL = "manual", _("Manual")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = PlainTextField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True,
                             help_text=_("Used in addresses: letters, digits, hyphens."))
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = PlainTextField(_("venue"), max_length=200, blank=True)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
@@ -90,10 +92,10 @@ class Role(models.Model):
 class Player(models.Model):
     """A person who plays; the same player can take part in many tournaments."""
 
-    last_name = models.CharField(_("last name"), max_length=100)
-    first_name = models.CharField(_("first name"), max_length=100, blank=True)
-    club = models.CharField(_("club"), max_length=200, blank=True)
-    city = models.CharField(_("city"), max_length=100, blank=True)
+    last_name = PlainTextField(_("last name"), max_length=100)
+    first_name = PlainTextField(_("first name"), max_length=100, blank=True)
+    club = PlainTextField(_("club"), max_length=200, blank=True)
+    city = PlainTextField(_("city"), max_length=100, blank=True)
     federation_id = models.CharField(_("federation id"), max_length=50, blank=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", verbose_name=_("account"))

@@ -110,3 +110,19 @@ def sign_with(data: bytes, key, certificate) -> bytes:
     meta = signers.PdfSignatureMetadata(field_name="Forgery", subfilter=fields.SigSeedSubFilter.PADES,
                                         md_algorithm="sha256")
     return signers.PdfSigner(meta, signer=signer).sign_pdf(IncrementalPdfFileWriter(io.BytesIO(data))).getvalue()
+
+
+def pdfsig(data: bytes, tmp_path, name: str = "document.pdf") -> str:
+    """What poppler's pdfsig (as a PDF reader) says of a file; asserts a valid signature over the
+    whole document (only the self-signed issuer is unknown)."""
+    import re
+    import subprocess
+
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = subprocess.run(["pdfsig", str(path)], capture_output=True, text=True).stdout
+    assert "Signature Field Name: Protocol" in out, out
+    assert "Total document signed" in out, out
+    assert "Signature Validation: Signature is Valid." in out, out
+    assert re.search(r"Certificate Validation: Certificate issuer (is unknown|isn't Trusted)", out), out
+    return out
