@@ -152,6 +152,15 @@ REDIS_URL = os.environ.get("REDIS_URL") or None
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # A task taken by a worker that died (acks are late) goes back to the queue after this
+        # long. Every task of the project is short and idempotent, and none waits for a countdown
+        # this long (longer clocks are the periodic sweep's), so it need not be Celery's hour.
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT") or 120),
+        # Look for such tasks every 10 s, not every 100 s (interval x throttle).
+        "unacked_restore_interval": 10,
+        "unacked_restore_throttle": 1,
+    }
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }

@@ -254,8 +254,17 @@ def _batch(request, tournament: Tournament, number: int, batch: int) -> Protocol
 
 
 @staff_page
+@require_http_methods(["GET", "POST"])
 def batch_detail(request, tournament: Tournament, number: int, batch: int):
     batch = _batch(request, tournament, number, batch)
+    if request.method == "POST":
+        try:
+            documents.resume_tour_batch(request.user, batch.pk)
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+        else:
+            messages.success(request, _("The tables not done yet are sent to the workers again."))
+        return redirect("protocol-batch", tournament.slug, number, batch.pk)
     return render(request, "protocols/batch.html", {
         "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": documents.batch_progress(batch),
     })

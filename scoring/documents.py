@@ -842,12 +842,16 @@ def verify_pdf(data: bytes) -> Verification:
 # -- a whole tour, by Celery ------------------------------------------------------------------
 
 
+#: A batch at work that counted no table for this long has stalled (a worker died with its task,
+#: or the broker lost it): its page offers to resume it.
+BATCH_STALL_SECONDS = 30
+
+
 def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
     """An organiser starts the protocols of every table of a tour: one Celery task per table,
-    then a ZIP of them all with the tour protocol. ``queue``: the Celery queue (default: the
-    configured one)."""
-    from . import tasks
-
+    then a ZIP of them all with the tour protocol. Asked again while the tour is as it was, he
+    gets the same batch back (at work or ready); a batch still at work for an earlier state of
+    the tour is superseded. ``queue``: the Celery queue (default: the configured one)."""
     with transaction.atomic():
         tour = Tour.objects.select_for_update().select_related("tournament").get(pk=tour_id)
         require_manage(user, tour.tournament)
@@ -857,43 +861,72 @@ def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = N
                           .values_list("pk", flat=True))
         if not partitions:
             raise ValidationError(_("The tour has no tables."))
+        snapshot = tour_snapshot(tour)
+        batches = ProtocolBatch.objects.filter(tour=tour).defer("archive")
+        same = batches.filter(snapshot=snapshot, status__in=[*ProtocolBatch.ACTIVE, ProtocolBatch.Status.READY]).first()
+        if same is not None:
+            return same
+        now = timezone.now()
+        batches.filter(status__in=ProtocolBatch.ACTIVE).update(status=ProtocolBatch.Status.SUPERSEDED, finished_at=now)
+        signing.current_key(tour.tournament)  # made once here, not raced for by the workers
         batch = ProtocolBatch.objects.create(tour=tour, total=len(partitions), base_url=base_url[:300],
-                                             created_by=user)
+                                             snapshot=snapshot, progressed_at=now, created_by=user)
         ProtocolBatchItem.objects.bulk_create([ProtocolBatchItem(batch=batch, partition_id=p) for p in partitions])
-    signing.current_key(tour.tournament)  # made once here, not raced for by the workers
-    options = {"queue": queue} if queue else {}
-    for partition_id in partitions:
-        tasks.protocol_for_table.apply_async(args=[batch.pk, partition_id, queue], **options)
+        transaction.on_commit(lambda: _send_batch_tasks(batch.pk, partitions, assemble=False, queue=queue))
     return batch
+
+
+def resume_tour_batch(user, batch_id: int, *, queue: str | None = None) -> ProtocolBatch:
+    """Send again the tasks of a batch still at work: its tables not yet done, or its ZIP. Harmless
+    when they are only slow: a table is counted once, and its document is made once."""
+    with transaction.atomic():
+        batch = ProtocolBatch.objects.select_for_update().defer("archive").select_related("tour__tournament").get(
+            pk=batch_id)
+        require_manage(user, batch.tour.tournament)
+        if batch.status not in ProtocolBatch.ACTIVE:
+            raise ValidationError(_("This batch is not at work: there is nothing to resume."))
+        batch.progressed_at = timezone.now()
+        batch.save(update_fields=["progressed_at"])
+        pending = list(batch.items.filter(done_at__isnull=True).values_list("partition_id", flat=True))
+        assemble = batch.status == ProtocolBatch.Status.ASSEMBLING
+        transaction.on_commit(lambda: _send_batch_tasks(batch.pk, pending, assemble=assemble, queue=queue))
+    return batch
+
+
+def _send_batch_tasks(batch_id: int, partitions: list[int], *, assemble: bool, queue: str | None) -> None:
+    from . import tasks
+
+    options = {"queue": queue} if queue else {}
+    if assemble:
+        tasks.assemble_protocols.apply_async(args=[batch_id, queue], **options)
+    for partition_id in partitions:
+        tasks.protocol_for_table.apply_async(args=[batch_id, partition_id, queue], **options)
 
 
 def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = None) -> bool:
     """Make one table's document of a batch (reusing the one issued for the same state) and count
     it done, once, whatever the retries. ``error``: record this table as failed instead. Returns
-    whether this was the batch's last table (the caller then packs the ZIP)."""
-    batch = ProtocolBatch.objects.select_related("created_by").get(pk=batch_id)
+    whether the batch waits for its ZIP (the caller then packs it): its last table was counted,
+    by this run or by an earlier one whose worker may have died before it could ask for the ZIP."""
+    batch = ProtocolBatch.objects.select_related("created_by").defer("archive").get(pk=batch_id)
     item = ProtocolBatchItem.objects.get(batch=batch, partition_id=partition_id)
-    if item.done_at is not None:
-        return False
-    document = None
-    if error is None:
-        try:
-            document = issue_partition_protocol(batch.created_by, partition_id, base_url=batch.base_url)
-        except (ValidationError, PermissionDenied, engine.RulesError) as failure:
-            error = "; ".join(getattr(failure, "messages", None) or [str(failure)])
-    with transaction.atomic():
-        # The conditional update is the lock: exactly one run counts this table.
-        counted = ProtocolBatchItem.objects.filter(pk=item.pk, done_at__isnull=True).update(
-            done_at=timezone.now(), document=document, error=error or "")
-        if not counted:
-            return False
-        ProtocolBatch.objects.filter(pk=batch.pk).update(done=F("done") + 1, failed=F("failed") + (1 if error else 0))
-        batch = ProtocolBatch.objects.select_for_update().get(pk=batch.pk)
-        if batch.done < batch.total or batch.status != ProtocolBatch.Status.RUNNING:
-            return False
-        batch.status = ProtocolBatch.Status.ASSEMBLING
-        batch.save(update_fields=["status"])
-    return True
+    if item.done_at is None:
+        document = None
+        if error is None:
+            try:
+                document = issue_partition_protocol(batch.created_by, partition_id, base_url=batch.base_url)
+            except (ValidationError, PermissionDenied, engine.RulesError) as failure:
+                error = "; ".join(getattr(failure, "messages", None) or [str(failure)])
+        with transaction.atomic():
+            # The conditional update is the lock: exactly one run counts this table.
+            counted = ProtocolBatchItem.objects.filter(pk=item.pk, done_at__isnull=True).update(
+                done_at=timezone.now(), document=document, error=error or "")
+            if counted:
+                ProtocolBatch.objects.filter(pk=batch.pk).update(
+                    done=F("done") + 1, failed=F("failed") + (1 if error else 0), progressed_at=timezone.now())
+                ProtocolBatch.objects.filter(pk=batch.pk, done__gte=F("total"), status=ProtocolBatch.Status.RUNNING
+                                             ).update(status=ProtocolBatch.Status.ASSEMBLING)
+    return ProtocolBatch.objects.filter(pk=batch_id, status=ProtocolBatch.Status.ASSEMBLING).exists()
 
 
 def assemble_batch(batch_id: int) -> ProtocolBatch:
@@ -947,9 +980,11 @@ def fail_batch(batch_id: int, error: str) -> None:
 
 
 def batch_progress(batch: ProtocolBatch) -> dict[str, Any]:
+    since = timezone.now() - (batch.progressed_at or batch.created_at)
     return {"id": batch.pk, "status": batch.status, "total": batch.total, "done": batch.done,
             "failed": batch.failed, "percent": round(100 * batch.done / batch.total) if batch.total else 100,
-            "ready": batch.status == ProtocolBatch.Status.READY, "error": batch.error}
+            "ready": batch.status == ProtocolBatch.Status.READY, "error": batch.error,
+            "stalled": batch.status in ProtocolBatch.ACTIVE and since.total_seconds() > BATCH_STALL_SECONDS}
 
 
 def require_batch_access(user, batch: ProtocolBatch) -> None:

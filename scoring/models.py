@@ -231,9 +231,16 @@ class ProtocolBatch(models.Model):
         ASSEMBLING = "assembling", _("packing the ZIP")
         READY = "ready", _("ready")
         FAILED = "failed", _("failed")
+        SUPERSEDED = "superseded", _("replaced: the tour changed meanwhile")
+
+    #: A batch at work: at most one per tour.
+    ACTIVE = (Status.RUNNING, Status.ASSEMBLING)
 
     tour = models.ForeignKey("tournaments.Tour", on_delete=models.CASCADE, related_name="protocol_batches")
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.RUNNING)
+    # The state of the tour it was made for (documents.tour_snapshot): asked again for the same
+    # state, the organiser gets this batch back instead of a new one.
+    snapshot = models.CharField(_("snapshot"), max_length=64, blank=True)
     total = models.PositiveIntegerField(_("tables"))
     done = models.PositiveIntegerField(_("done"), default=0)
     failed = models.PositiveIntegerField(_("failed"), default=0)
@@ -241,6 +248,9 @@ class ProtocolBatch(models.Model):
     archive = models.BinaryField(_("ZIP"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True)
     created_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    # The last time a table was counted (or the batch started, or was resumed): a batch at work
+    # that has not moved for a while has stalled, and its page offers to resume it.
+    progressed_at = models.DateTimeField(_("last progress"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+", verbose_name=_("started by"))
@@ -249,6 +259,10 @@ class ProtocolBatch(models.Model):
         ordering = ["-created_at", "-pk"]
         verbose_name = _("protocol batch")
         verbose_name_plural = _("protocol batches")
+        constraints = [
+            models.UniqueConstraint(fields=["tour"], condition=Q(status__in=["running", "assembling"]),
+                                    name="one_active_batch_per_tour"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.tour} batch {self.pk}"

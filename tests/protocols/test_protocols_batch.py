@@ -1,6 +1,7 @@
 """The protocols of a whole tour: one Celery task per table, counted once, a ZIP at the end; run
 inline (eager) for the logic and through a real worker process."""
 
+import datetime
 import io
 import time
 import zipfile
@@ -8,11 +9,12 @@ import zipfile
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
 from config import celery_app
 from scoring import documents
 from scoring import services as recording
-from scoring.models import ProtocolBatch, ProtocolDocument
+from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 
 from protocols_world import BASE_URL, confirm_all, play_short
 
@@ -44,14 +46,15 @@ def check_zip(archive: zipfile.ZipFile, tables: int) -> list[ProtocolDocument]:
 
 
 @pytest.mark.django_db
-def test_a_tour_batch_inline(world, eager, client):
+def test_a_tour_batch_inline(world, eager, client, django_capture_on_commit_callbacks):
     p = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p.pk)
     confirmed = ProtocolDocument.objects.get(partition=p)
     recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})  # still playing: its protocol says so
     with pytest.raises(PermissionDenied):
         documents.start_tour_batch(world["chief"], world["tour"].pk, base_url=BASE_URL)
-    batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
+    with django_capture_on_commit_callbacks(execute=True):  # the tasks are sent once the batch is stored
+        batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
     batch.refresh_from_db()
     assert (batch.status, batch.total, batch.done, batch.failed) == ("ready", 2, 2, 0)
     found = check_zip(zip_of(batch), tables=2)
@@ -100,3 +103,115 @@ def test_a_tour_batch_on_a_real_worker(world, celery_worker_process):
         time.sleep(0.5)
     assert (batch.status, batch.done, batch.failed, batch.error) == ("ready", 2, 0, "")
     check_zip(zip_of(batch), tables=2)
+
+
+@pytest.mark.django_db
+def test_one_batch_per_state_of_the_tour(world, django_capture_on_commit_callbacks):
+    play_short(world["ref"], world["p1"].pk)
+    start = lambda: documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)  # noqa: E731
+    with django_capture_on_commit_callbacks() as sent:
+        first = start()
+    assert len(sent) == 1  # the tasks of the tables
+    with django_capture_on_commit_callbacks() as sent:
+        assert start().pk == first.pk  # asked again: the same batch, no new tasks
+    assert sent == []
+    # The tour changes (a table is recorded): a new batch, and the one at work is superseded.
+    recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})
+    second = start()
+    first.refresh_from_db()
+    assert second.pk != first.pk and first.status == "superseded" and second.status == "running"
+    assert ProtocolBatch.objects.filter(tour=world["tour"], status__in=["running", "assembling"]).count() == 1
+    # The database holds the rule too.
+    from django.db import IntegrityError, transaction
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ProtocolBatch.objects.create(tour=world["tour"], total=2, base_url=BASE_URL)
+
+
+@pytest.mark.django_db
+def test_a_stalled_batch_is_resumed_from_its_page(world, eager, client, django_capture_on_commit_callbacks):
+    play_short(world["ref"], world["p1"].pk)
+    with django_capture_on_commit_callbacks(execute=False):  # its tasks are lost
+        batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
+    client.force_login(world["org"])
+    url = reverse("protocol-batch", args=[world["tournament"].slug, 1, batch.pk])
+    assert "Resume" not in client.get(url).content.decode()  # at work, not stalled yet
+    ProtocolBatch.objects.filter(pk=batch.pk).update(
+        progressed_at=timezone.now() - datetime.timedelta(seconds=documents.BATCH_STALL_SECONDS + 1))
+    assert documents.batch_progress(ProtocolBatch.objects.get(pk=batch.pk))["stalled"]
+    page = client.get(url).content.decode()
+    assert "Resume" in page
+    client.force_login(world["ref"])
+    assert client.post(url).status_code == 403  # the organiser's
+    client.force_login(world["org"])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+    batch.refresh_from_db()
+    assert (batch.status, batch.done, batch.failed) == ("ready", 2, 0)
+    with pytest.raises(ValidationError, match="nothing to resume"):
+        documents.resume_tour_batch(world["org"], batch.pk)
+
+
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_in_the_middle_of_a_batch(database_url_for_processes, tmp_path):
+    """On Redis a task held by a worker that dies goes back to the queue after the visibility
+    timeout (3 s here): the worker started again finishes the 8-table batch, each table once.
+    (The filesystem broker cannot give a message back.)"""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import uuid
+
+    from django.conf import settings
+
+    from builders import tournament, user
+    from tournaments import services as tournament_services
+
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=16)
+    tour = tournament_services.generate_tour(org, t)
+    tournament_services.publish_tour(org, tour)
+    for table in tour.tables.all():
+        play_short(org, table.partition.pk)
+    queue = f"test-{uuid.uuid4().hex}"
+    env = {**os.environ, "DATABASE_URL": database_url_for_processes, "CELERY_VISIBILITY_TIMEOUT": "3",
+           "CELERY_TASK_DEFAULT_QUEUE": queue}
+
+    def worker(name):
+        with (tmp_path / name).open("wb") as log:
+            return subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+                                     "--concurrency=1", "-Q", queue, "--without-heartbeat", "--without-gossip",
+                                     "--without-mingle", "--loglevel=info"], cwd=settings.BASE_DIR, env=env,
+                                    stdout=log, stderr=subprocess.STDOUT)
+
+    def wait_for(condition, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            batch.refresh_from_db()
+            if condition():
+                return
+            time.sleep(0.05)
+
+    first = worker("first.log")
+    try:
+        batch = documents.start_tour_batch(org, tour.pk, base_url=BASE_URL, queue=queue)
+        assert batch.total == 8
+        wait_for(lambda: batch.done >= 2, 120)  # killed in the middle: it holds the next table's task
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        batch.refresh_from_db()
+        assert 2 <= batch.done < batch.total, batch.done
+    finally:
+        first.kill()
+        first.wait()
+    second = worker("second.log")
+    try:
+        wait_for(lambda: batch.status in ("ready", "failed"), 120)
+        assert (batch.status, batch.done, batch.failed, batch.error) == ("ready", 8, 0, ""), (
+            (tmp_path / "second.log").read_text(errors="replace")[-3000:])
+        check_zip(zip_of(batch), tables=8)
+    finally:
+        second.terminate()
+        second.wait(timeout=15)

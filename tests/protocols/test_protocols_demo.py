@@ -39,7 +39,7 @@ def pdf(response) -> bytes:
     return response.content
 
 
-def test_every_protocol_of_the_demo_signs(demo, client, tmp_path, eager):
+def test_every_protocol_of_the_demo_signs(demo, client, tmp_path, eager, django_capture_on_commit_callbacks):
     slug = demo.slug
     finished = Tour.objects.filter(tournament=demo, status=Tour.Status.FINISHED).order_by("number").first()
     table = finished.tables.order_by("number").first()
@@ -73,7 +73,8 @@ def test_every_protocol_of_the_demo_signs(demo, client, tmp_path, eager):
     pdfsig(pdf(client.get(reverse("final-protocol-pdf", args=[slug]))), tmp_path, "final.pdf")
 
     # The whole tour through Celery (inline here), every file of its ZIP.
-    response = client.post(reverse("tour-protocols", args=[slug, finished.number]))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("tour-protocols", args=[slug, finished.number]))
     assert response.status_code == 302
     batch = ProtocolBatch.objects.get(tour=finished)
     assert (batch.status, batch.done, batch.failed) == ("ready", batch.total, 0), batch.error

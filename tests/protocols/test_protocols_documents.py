@@ -152,3 +152,22 @@ def test_documents_are_kept_with_their_hash_and_code(world):
     assert documents.CODE_RE.match(document.code)
     assert document.summary["pairs"]["A"] == [str(x) for x in world["table"].pair_a.players]
     assert documents.signing.claimed_code(data) == document.code
+
+
+def test_a_pdf_that_fails_to_issue_on_the_last_confirmation_is_offered_again(world, client, monkeypatch):
+    p = play_short(world["ref"], world["p1"].pk)
+
+    def broken(html):
+        raise RuntimeError("the renderer broke")
+
+    monkeypatch.setattr(documents, "render_pdf", broken)
+    confirm_all(world, p.pk)  # the confirmations stand
+    assert not documents.documents_of(partition=p).exists()
+    client.force_login(world["ref"])
+    url = f"/en/tournaments/{world['tournament'].slug}/tours/1/tables/1/protocol/"
+    page = client.get(url + "confirm/").content.decode()
+    assert "The signed PDF could not be issued yet." in page and url + "pdf/" in page
+    monkeypatch.undo()
+    response = client.get(url + "pdf/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert documents.documents_of(partition=p).get().confirmed
