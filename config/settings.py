@@ -26,9 +26,15 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Runtime state (SQLite database, secret key, broker files, collected static) lives here.
+# Runtime state (SQLite database, secret key, broker files, collected static) lives here. It holds
+# secrets (the key, the database with the API tokens): created private to its owner, whatever the
+# umask; an existing directory is left as its owner set it.
 VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    VAR_DIR.mkdir(mode=0o700, parents=True)
+    VAR_DIR.chmod(0o700)  # mkdir's mode is subject to the umask
+except FileExistsError:
+    pass
 
 
 def _secret_key() -> str:
@@ -114,8 +120,29 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The web process and the Celery worker share one file: wait for a lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # -- SQLite for a web server: the web server's processes and threads and the Celery worker
+    # write one file.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        # Wait up to 20 s for another writer's lock (the busy timeout) instead of failing at once.
+        "timeout": 20,
+        # Take the write lock when a transaction begins: a deferred transaction that reads and
+        # then writes cannot wait for the lock (SQLite would deadlock) and fails at once with
+        # "database is locked" when another writer holds it.
+        "transaction_mode": "IMMEDIATE",
+        # Write-ahead log: readers never block the writer nor wait for it. With it, NORMAL
+        # syncs at checkpoints only, and a power cut may lose the last commits, never corrupt.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    })
+    _sqlite_file = str(DATABASES["default"]["NAME"])
+    if _sqlite_file and _sqlite_file != ":memory:" and not _sqlite_file.startswith("file:"):
+        # SQLite creates a missing file with the umask's mode (usually world-readable), and its
+        # journal files copy the file's mode: create it empty, and private, before SQLite does.
+        try:
+            _fd = os.open(_sqlite_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.fchmod(_fd, 0o600)  # the mode given to open is subject to the umask
+            os.close(_fd)
+        except (FileExistsError, FileNotFoundError):  # there already; or no folder: SQLite will say
+            pass
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
