@@ -220,6 +220,11 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+# -- API pagination: every list of the API is a page {"count", "next", "previous", "results"}.
+API_PAGE_SIZE = 100  # items in a page when the client does not ask (?page_size=N)
+API_MAX_PAGE_SIZE = 1000  # the most a client may ask for in one page
+REST_FRAMEWORK["DEFAULT_PAGINATION_CLASS"] = "config.pagination.Pagination"
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sports domino tournaments API",
     "VERSION": "0.1.0",
