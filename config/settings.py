@@ -267,5 +267,8 @@ if not DEBUG and env_bool("HTTPS"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    # The host's own subdomains too (a site on a host of its own: README, Production). Not
+    # "preload": that is the domain owner's commitment to the browsers' list, not the app's.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
