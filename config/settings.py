@@ -247,7 +247,7 @@ MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddlewar
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
-        # Swagger UI's stylesheet draws its icons as data: URLs; the protocols' QR codes are inline SVG.
+        # Swagger UI's stylesheet draws its icons as data: URLs.
         "img-src": ["'self'", "data:"],
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
@@ -257,7 +257,8 @@ CONTENT_SECURITY_POLICY = {
 }
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
-# Links to other sites get no address of ours; our own pages get the path (the login's "next").
+# Other sites get no address of ours; our own pages get the referrer (Django's CSRF check over
+# HTTPS reads it when a browser sends no Origin).
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
