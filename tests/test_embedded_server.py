@@ -37,7 +37,6 @@ LEVEL_FISH = {"action": "deal", "data": {"end": "fish", "seat": 2, "pips": {"A":
 class Site:
     url: str
     var_dir: Path
-    log: Path
 
     def request(self, method: str, path: str, body=None, token: str | None = None) -> tuple[int, object]:
         headers = {"Accept-Language": "en"}
@@ -94,7 +93,7 @@ def site(tmp_path_factory):
     with log.open("wb") as out:
         server = subprocess.Popen(["bash", "config/run.sh"], stdout=out, stderr=subprocess.STDOUT,
                                   start_new_session=True, **options)
-    site = Site(f"http://127.0.0.1:{port}", var_dir, log)
+    site = Site(f"http://127.0.0.1:{port}", var_dir)
     try:
         deadline = time.monotonic() + SERVER_READY_TIMEOUT
         while True:
