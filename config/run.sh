@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Started by `make run`: the Celery worker and the web server side by side. Ctrl-C, or either
-# process exiting, stops both, so no worker is left behind. Background jobs of a script ignore
-# SIGINT, which is why the trap forwards SIGTERM to them itself.
+# Started by `make run`: the Celery worker and the web server (gunicorn) side by side. Ctrl-C, or
+# either process exiting, stops both, so no worker is left behind. Background jobs of a script
+# ignore SIGINT, which is why the trap forwards SIGTERM to them itself.
 set -euo pipefail
 BIN=${BIN:-.venv/bin}
 ADDRESS=${ADDRESS:-127.0.0.1:8000}
@@ -15,7 +15,9 @@ trap 'stop; exit 0' INT TERM  # asked to stop: a clean exit
 trap stop EXIT                # one of them died: stop the other, keep the failing status
 
 "$BIN/celery" -A config worker --loglevel=info --concurrency=2 &
-"$BIN/python" manage.py runserver "$ADDRESS" --noreload &
+# The production server, not runserver: runserver queues only 10 connections, and with many
+# clients at once it resets the rest. Two processes of eight threads share the SQLite file.
+"$BIN/gunicorn" config.wsgi --bind "$ADDRESS" --workers 2 --threads 8 --access-logfile - &
 
 cat <<BANNER
 

@@ -26,9 +26,15 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Runtime state (SQLite database, secret key, broker files, collected static) lives here.
+# Runtime state (SQLite database, secret key, broker files, collected static) lives here. It holds
+# secrets (the key, the database with the API tokens): created private to its owner, whatever the
+# umask; an existing directory is left as its owner set it.
 VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+try:
+    VAR_DIR.mkdir(mode=0o700, parents=True)
+    VAR_DIR.chmod(0o700)  # mkdir's mode is subject to the umask
+except FileExistsError:
+    pass
 
 
 def _secret_key() -> str:
@@ -114,8 +120,29 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The web process and the Celery worker share one file: wait for a lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # -- SQLite for a web server: the web server's processes and threads and the Celery worker
+    # write one file.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        # Wait up to 20 s for another writer's lock (the busy timeout) instead of failing at once.
+        "timeout": 20,
+        # Take the write lock when a transaction begins: a deferred transaction that reads and
+        # then writes cannot wait for the lock (SQLite would deadlock) and fails at once with
+        # "database is locked" when another writer holds it.
+        "transaction_mode": "IMMEDIATE",
+        # Write-ahead log: readers never block the writer nor wait for it. With it, NORMAL
+        # syncs at checkpoints only, and a power cut may lose the last commits, never corrupt.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    })
+    _sqlite_file = str(DATABASES["default"]["NAME"])
+    if _sqlite_file and _sqlite_file != ":memory:" and not _sqlite_file.startswith("file:"):
+        # SQLite creates a missing file with the umask's mode (usually world-readable), and its
+        # journal files copy the file's mode: create it empty, and private, before SQLite does.
+        try:
+            _fd = os.open(_sqlite_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.fchmod(_fd, 0o600)  # the mode given to open is subject to the umask
+            os.close(_fd)
+        except (FileExistsError, FileNotFoundError):  # there already; or no folder: SQLite will say
+            pass
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -202,6 +229,11 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
+# -- API pagination: every list of the API is a page {"count", "next", "previous", "results"}.
+API_PAGE_SIZE = 100  # items in a page when the client does not ask (?page_size=N)
+API_MAX_PAGE_SIZE = 1000  # the most a client may ask for in one page
+REST_FRAMEWORK["DEFAULT_PAGINATION_CLASS"] = "config.pagination.Pagination"
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sports domino tournaments API",
     "VERSION": "0.1.0",
@@ -216,11 +248,37 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# -- Security headers of every answer.
+# Content-Security-Policy (django-csp 4): this site's own files only. No inline script, style or
+# event handler anywhere (templates link static files), so nothing needs 'unsafe-inline'.
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                  "csp.middleware.CSPMiddleware")
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        # Swagger UI's stylesheet draws its icons as data: URLs.
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],  # no page is framed, as X-Frame-Options says too
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+# Other sites get no address of ours; our own pages get the referrer (Django's CSRF check over
+# HTTPS reads it when a browser sends no Origin).
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
 # Only for a real HTTPS deployment: over plain http on localhost these would lock the user out.
 if not DEBUG and env_bool("HTTPS"):
     # The TLS terminating proxy tells Django the original scheme.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    # The host's own subdomains too (a site on a host of its own: README, Production). Not
+    # "preload": that is the domain owner's commitment to the browsers' list, not the app's.
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

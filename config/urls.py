@@ -1,7 +1,7 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.authtoken.views import obtain_auth_token
 
 from tournaments.views import home
@@ -10,7 +10,9 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script from a URL, not inline (the CSP forbids it).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
+         name="api-docs"),
     path("api/auth/token/", obtain_auth_token, name="api-token"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

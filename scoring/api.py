@@ -224,7 +224,7 @@ class PartitionViewSet(ApiViewSet):
         partition = self.get_object()
         permissions.require_staff(request.user, partition.table.tour.tournament)
         changes = partition.changes.select_related("user").order_by("version")
-        return Response(serializers.ChangeSerializer(changes, many=True).data)
+        return self.page(changes, serializers.ChangeSerializer)
 
 
 # -- standings -----------------------------------------------------------------------------------

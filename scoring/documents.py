@@ -64,6 +64,8 @@ CODE_LENGTH = 10
 CODE_RE = re.compile(rf"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 PDF_LANGUAGE = "ru"
 FONT_DIR = settings.BASE_DIR / "static" / "fonts"
+# The protocol sheets' stylesheet, shared by the print pages (as a static file) and the PDFs.
+SHEET_CSS = settings.BASE_DIR / "static" / "css" / "protocol-sheet.css"
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
 PIN_ATTEMPTS = 5
 PIN_LOCK_SECONDS = 15 * 60
@@ -409,6 +411,7 @@ def render_html(sheet: dict[str, Any], *, document: dict[str, Any] | None = None
     """The sheet as the print page (``pdf=False``) or as the PDF's HTML (``pdf=True``)."""
     template = "protocols/pdf.html" if pdf else "protocols/print.html"
     context = {**sheet, "document": document, "pdf": pdf, "font_dir": FONT_DIR.as_uri(),
+               "sheet_css": SHEET_CSS.as_uri(),
                "sheet_template": f"protocols/{sheet['kind']}_sheet.html"}
     return render_to_string(template, context, request=request)
 

@@ -42,6 +42,13 @@ def _one(queryset: QuerySet, message: str, **lookup):
 class ApiViewSet(viewsets.GenericViewSet):
     schema = ApiSchema()
 
+    def page(self, queryset: QuerySet, serializer_class=None) -> Response:
+        """One page of ``queryset`` (config.api.Pagination), serialized."""
+        serializer_class = serializer_class or self.get_serializer_class()
+        items = self.paginate_queryset(queryset)
+        return self.get_paginated_response(
+            serializer_class(items, many=True, context=self.get_serializer_context()).data)
+
 
 class TournamentScoped(ApiViewSet):
     """A viewset of /tournaments/{slug}/ and under it: the tournament must be visible to the user."""
@@ -77,13 +84,13 @@ class TournamentViewSet(TournamentScoped):
     lookup_value_converter = "slug"
 
     def get_queryset(self):
-        return permissions.visible_tournaments(self.request.user)
+        return permissions.visible_tournaments(self.request.user).order_by("-starts_on", "name", "slug")
 
     def get_object(self) -> Tournament:
         return self.tournament
 
     def list(self, request):
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def retrieve(self, request, slug):
         return Response(self.get_serializer(self.get_object()).data)
@@ -117,7 +124,7 @@ class RoleViewSet(TournamentScoped):
 
     def list(self, request, slug):
         permissions.require_staff(request.user, self.tournament)
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def create(self, request, slug):
         data = _valid(serializers.RoleCreateSerializer, request)
@@ -134,7 +141,8 @@ class RoleViewSet(TournamentScoped):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Players"),
+    list=extend_schema(summary="Players", description="The players registered in the tournaments you may "
+                       "see (a draft's players to its staff only), and your own."),
     retrieve=extend_schema(summary="A player"),
     partial_update=extend_schema(summary="Change a player's data", description="The player himself (his "
                                  "linked account) or an organiser of a tournament he is registered in.",
@@ -143,14 +151,16 @@ class RoleViewSet(TournamentScoped):
 @extend_schema(tags=["players"])
 class PlayerViewSet(ApiViewSet):
     serializer_class = serializers.PlayerSerializer
-    queryset = Player.objects.all()
     lookup_value_converter = "int"
+
+    def get_queryset(self):
+        return permissions.visible_players(self.request.user).order_by("last_name", "first_name", "pk")
 
     def get_object(self) -> Player:
         return _one(self.get_queryset(), _("There is no such player."), pk=self.kwargs["pk"])
 
     def list(self, request):
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def retrieve(self, request, pk):
         return Response(self.get_serializer(self.get_object()).data)
@@ -209,7 +219,7 @@ class PairViewSet(TournamentScoped):
         return _one(self.get_queryset(), _("There is no such pair in this tournament."), pk=self.kwargs["pk"])
 
     def list(self, request, slug):
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def retrieve(self, request, slug, pk):
         return Response(self.get_serializer(self.get_object()).data)
@@ -257,10 +267,11 @@ class EntryViewSet(TournamentScoped):
     lookup_value_converter = "int"
 
     def get_queryset(self):
-        return Entry.objects.filter(tournament=self.tournament).select_related("player")
+        return (Entry.objects.filter(tournament=self.tournament).select_related("player")
+                .order_by("player__last_name", "player__first_name", "pk"))
 
     def list(self, request, slug):
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def create(self, request, slug):
         data = _valid(serializers.PlayerDataSerializer, request)
@@ -321,7 +332,7 @@ class TourViewSet(TournamentScoped):
         return Response(self.get_serializer(self.get_queryset().get(pk=tour.pk)).data, status=code)
 
     def list(self, request, slug):
-        return Response(self.get_serializer(self.get_queryset(), many=True).data)
+        return self.page(self.get_queryset())
 
     def retrieve(self, request, slug, number):
         return Response(self.get_serializer(self.get_object()).data)

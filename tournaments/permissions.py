@@ -11,10 +11,10 @@ Services call these checks inside their transaction; views and the API only call
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from .models import Role, Table, Tour, Tournament
+from .models import Entry, Player, Role, Table, Tour, Tournament
 
 
 def roles(user, tournament: Tournament) -> set[str]:
@@ -68,6 +68,16 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     if user.is_authenticated:
         visible |= Q(pk__in=Role.objects.filter(user=user).values("tournament"))
     return tournaments.filter(visible)
+
+
+def visible_players(user) -> QuerySet[Player]:
+    """The players ``user`` may see: those registered in a tournament he may see (a player of a
+    draft tournament is seen by its staff only), and his own record, in one query."""
+    entered = Entry.objects.filter(player=OuterRef("pk"), tournament__in=visible_tournaments(user))
+    visible = Exists(entered)
+    if user.is_authenticated:
+        visible |= Q(user=user)
+    return Player.objects.filter(visible)
 
 
 def visible_tours(user, tournament: Tournament) -> QuerySet[Tour]:

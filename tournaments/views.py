@@ -109,7 +109,7 @@ def _seating(table: Table, player: Player) -> Seating:
 
 
 def player_detail(request, pk: int):
-    player = get_object_or_404(Player, pk=pk)
+    player = get_object_or_404(permissions.visible_players(request.user), pk=pk)
     tournaments = permissions.visible_tournaments(request.user)
     entries = Entry.objects.filter(player=player, tournament__in=tournaments).select_related("tournament")
     tables = (Table.objects.filter(Q(seat1=player) | Q(seat2=player) | Q(seat3=player) | Q(seat4=player),

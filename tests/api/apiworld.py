@@ -22,6 +22,14 @@ def client(who=None) -> APIClient:
     return api
 
 
+def listed(response) -> list:
+    """The items of a list answer (one page: every list of the API is paginated)."""
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert set(body) == {"count", "next", "previous", "results"}, body
+    return body["results"]
+
+
 def organiser(username: str):
     """A user with the federation's right to create tournaments (no superuser)."""
     someone = user(username)

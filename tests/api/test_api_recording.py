@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from apiworld import World, client
+from apiworld import World, client, listed
 from builders import user
 from scoring.models import Partition, PartitionChange
 from tournaments import services as tournament_services
@@ -105,7 +105,7 @@ def test_a_whole_partition_recorded_line_by_line(sheet):
     assert response.status_code == 400 and "closed" in response.json()["detail"]
     assert sheet.stored().version == 8
 
-    changes = client(sheet.world.org).get(sheet.url(sheet.p1, "changes")).json()
+    changes = listed(client(sheet.world.org).get(sheet.url(sheet.p1, "changes")))
     assert [c["action"] for c in changes] == ["lead", "deal", "penalty", "violation", "violation", "deal", "time",
                                               "deal"]
     assert [c["version"] for c in changes] == list(range(1, 9))
@@ -184,7 +184,7 @@ def test_who_may_record(sheet):
     # The history is the staff's.
     assert client().get(sheet.url(sheet.p1, "changes")).status_code == 401
     assert client(w.player).get(sheet.url(sheet.p1, "changes")).status_code == 403
-    assert len(client(w.referee).get(sheet.url(sheet.p1, "changes")).json()) == 2
+    assert len(listed(client(w.referee).get(sheet.url(sheet.p1, "changes")))) == 2
     # A partition of a draft tour is not there for the public.
     draft = tournament_services.generate_tour(w.org, w.solo)
     hidden = draft.tables.first().partition.pk
@@ -223,7 +223,7 @@ def test_a_chief_referees_correction_needs_a_reason_and_the_old_version_stays_re
     assert client(w.player).get(sheet.url(sheet.p1), {"version": 3}).status_code == 403
     exported = client(w.chief).get(sheet.url(sheet.p1, "export"), {"version": 3}).json()
     assert exported["deals"][1] == {"end": "domino", "seat": 2, "pips": {"A": 30, "B": 10}}
-    change = client(w.chief).get(sheet.url(sheet.p1, "changes")).json()[-1]
+    change = listed(client(w.chief).get(sheet.url(sheet.p1, "changes")))[-1]
     assert (change["action"], change["reason"], change["user"]) == ("correction", "the winner was seat 1", "chief")
     assert change["before"]["points"] == [60, 40] and change["after"]["points"] == [100, 0]
 

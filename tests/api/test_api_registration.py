@@ -3,7 +3,7 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from apiworld import client
+from apiworld import client, listed
 from tournaments.models import Entry, Pair, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +19,7 @@ def fixed_pairs(tournament):
 
 
 def test_pairs_are_listed_with_their_players(world):
-    response = client().get("/api/tournaments/cup/pairs/")
-    assert response.status_code == 200
-    body = response.json()
+    body = listed(client().get("/api/tournaments/cup/pairs/"))
     assert [p["number"] for p in body] == [1, 2, 3, 4]
     assert body[0]["first"]["last_name"] == "Игрок1а" and body[0]["second"]["last_name"] == "Игрок1б"
     assert body[0]["withdrawn_at"] is None
@@ -88,7 +86,7 @@ def test_withdraw_a_pair(world):
 def test_entries_register_and_withdraw_players(world):
     api = client(world.org)
     response = api.get("/api/tournaments/solo/entries/")
-    assert [e["player"]["last_name"] for e in response.json()] == [f"Одиночка{n}" for n in range(1, 5)]
+    assert [e["player"]["last_name"] for e in listed(response)] == [f"Одиночка{n}" for n in range(1, 5)]
     response = api.post("/api/tournaments/solo/entries/", {"last_name": "Новиков", "city": "Тверь"}, format="json")
     assert response.status_code == 201
     entry = response.json()

@@ -67,3 +67,24 @@ def test_recording_documents_the_conflict_and_the_idempotency_key(schema):
         assert ("Idempotency-Key", "header") in {(p["name"], p["in"]) for p in operation["parameters"]}, what
     standings = schema["paths"]["/api/tournaments/{slug}/standings/"]["get"]["responses"]["200"]["content"]
     assert set(standings) == {"application/json", "text/csv"}
+
+
+LISTS = ["/api/tournaments/", "/api/players/", "/api/tournaments/{slug}/roles/", "/api/tournaments/{slug}/pairs/",
+         "/api/tournaments/{slug}/entries/", "/api/tournaments/{slug}/tours/", "/api/partitions/{id}/changes/"]
+
+
+def test_every_list_is_documented_as_pages(schema, settings):
+    components = schema["components"]["schemas"]
+    for route in LISTS:
+        operation = schema["paths"][route]["get"]
+        parameters = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
+        assert parameters["page"]["schema"]["type"] == "integer", route
+        assert parameters["page_size"]["schema"]["maximum"] == settings.API_MAX_PAGE_SIZE, route
+        page = components[operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+                          .rsplit("/", 1)[1]]
+        assert {"count", "next", "previous", "results"} <= set(page["properties"]), route
+        assert page["properties"]["results"]["type"] == "array", route
+    # Every other GET answers one thing (standings: one document with its rows).
+    lists = {route for route, operations in schema["paths"].items()
+             if "get" in operations and "page" in {p["name"] for p in operations["get"].get("parameters", [])}}
+    assert lists == set(LISTS)

@@ -2,7 +2,8 @@
 
 import pytest
 
-from apiworld import client
+from apiworld import client, listed
+from tournaments import services
 from tournaments.models import Player, Role, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -12,8 +13,7 @@ NEW = {"name": "Осенний кубок", "slug": "autumn", "venue": "Тула
 
 
 def slugs(response):
-    assert response.status_code == 200
-    return {t["slug"] for t in response.json()}
+    return {t["slug"] for t in listed(response)}
 
 
 # -- tournaments ---------------------------------------------------------------------------------
@@ -116,8 +116,7 @@ def test_roles_are_listed_to_the_staff_only(world):
                 {"username": "ref", "kind": "referee"}]
     for who in (world.org, world.chief, world.referee):
         response = client(who).get("/api/tournaments/cup/roles/")
-        assert response.status_code == 200
-        assert [{k: r[k] for k in ("username", "kind")} for r in response.json()] == expected
+        assert [{k: r[k] for k in ("username", "kind")} for r in listed(response)] == expected
     response = client(world.player).get("/api/tournaments/cup/roles/")
     assert response.status_code == 403
     assert response.json() == {"detail": "Only the staff of this tournament may see this."}
@@ -161,14 +160,61 @@ def test_role_errors(world):
 # -- players -------------------------------------------------------------------------------------
 
 
-def test_players_are_public(world):
-    response = client().get("/api/players/")
-    assert response.status_code == 200
-    assert len(response.json()) == Player.objects.count()
-    me = Player.objects.get(user=world.player)
-    assert client().get(f"/api/players/{me.pk}/").json()["last_name"] == "Игрок1а"
-    response = client().get("/api/players/999999/")
-    assert response.status_code == 404 and response.json() == {"detail": "There is no such player."}
+SECRET_NAME = "Засекреченный-Неопубликованный О'Брайен-Семёнов"  # 60+ characters with his first name
+SECRET_FIRST = "Фёдор-Пётр Ильич"
+
+
+def test_players_are_seen_through_the_tournaments_one_may_see(world):
+    public = {p.pk for p in Player.objects.filter(entries__tournament__slug__in=["cup", "solo"])}
+    draft = services.register_pair(world.other_org, world.other, {"last_name": SECRET_NAME, "first_name": SECRET_FIRST},
+                                   {"last_name": "Черновиков-Д'Артаньян"})
+    hidden = {draft.first.pk, draft.second.pk, *Player.objects.filter(last_name__startswith="Чужой")
+              .values_list("pk", flat=True)}
+    assert len(SECRET_NAME + " " + SECRET_FIRST) >= 60
+    # The public, a player and the staff of other tournaments: the players of cup and solo only.
+    for who in (None, world.player, world.org, world.chief, world.newcomer):
+        assert {p["id"] for p in listed(client(who).get("/api/players/", {"page_size": 1000}))} == public, who
+        response = client(who).get(f"/api/players/{draft.first.pk}/")
+        assert response.status_code == 404 and response.json() == {"detail": "There is no such player."}
+        response = client(who).patch(f"/api/players/{draft.first.pk}/", {"club": "x"}, format="json")
+        assert response.status_code in (401, 404)
+    # The staff of the draft sees its players too.
+    seen = {p["id"] for p in listed(client(world.other_org).get("/api/players/", {"page_size": 1000}))}
+    assert seen == public | hidden
+    body = client(world.other_org).get(f"/api/players/{draft.first.pk}/").json()
+    assert (body["last_name"], body["first_name"]) == (SECRET_NAME, SECRET_FIRST)
+    # A player of no visible tournament still sees himself (his own data to change).
+    Player.objects.filter(pk=draft.first.pk).update(user=world.newcomer)
+    assert client(world.newcomer).get(f"/api/players/{draft.first.pk}/").status_code == 200
+    assert client(world.newcomer).get(f"/api/players/{draft.second.pk}/").status_code == 404
+    assert client().get("/api/players/999999/").status_code == 404
+
+
+def test_every_list_comes_in_pages(world, settings):
+    settings.API_PAGE_SIZE, settings.API_MAX_PAGE_SIZE = 5, 7
+    api = client(world.org)
+    first = api.get("/api/players/").json()
+    everyone = list(Player.objects.filter(entries__tournament__slug__in=["cup", "solo"])
+                    .order_by("last_name", "first_name", "pk").values_list("pk", flat=True))
+    assert first["count"] == len(everyone) == 12 and first["previous"] is None
+    assert [p["id"] for p in first["results"]] == everyone[:5]
+    second = api.get(first["next"]).json()
+    assert [p["id"] for p in second["results"]] == everyone[5:10] and second["previous"]
+    last = api.get("/api/players/", {"page": 3}).json()
+    assert [p["id"] for p in last["results"]] == everyone[10:] and last["next"] is None
+    # The client picks the size, up to the maximum.
+    assert len(api.get("/api/players/", {"page_size": 2}).json()["results"]) == 2
+    assert len(api.get("/api/players/", {"page_size": 100}).json()["results"]) == 7
+    # A page that is not there is a 404 in the error form.
+    for page in ("4", "0", "-1", "последняя"):
+        response = api.get("/api/players/", {"page": page})
+        assert response.status_code == 404 and set(response.json()) == {"detail"}, page
+    # Every list endpoint answers the same form.
+    for url in ("/api/tournaments/", "/api/tournaments/cup/roles/", "/api/tournaments/cup/pairs/",
+                "/api/tournaments/solo/entries/", "/api/tournaments/cup/tours/",
+                f"/api/partitions/{world.tour1.tables.first().partition.pk}/changes/"):
+        body = api.get(url, {"page_size": 1}).json()
+        assert set(body) == {"count", "next", "previous", "results"} and len(body["results"]) <= 1, url
 
 
 def test_a_player_changes_his_own_data(world):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from apiworld import client
+from apiworld import client, listed
 from builders import tournament
 from tournaments import services
 from tournaments.models import Bye, Table, Tour, Tournament
@@ -11,8 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def numbers(response):
-    assert response.status_code == 200
-    return [t["number"] for t in response.json()]
+    return [t["number"] for t in listed(response)]
 
 
 def test_a_draft_tour_is_shown_to_the_staff_only(world):
@@ -66,7 +65,7 @@ def test_tours_are_read_in_a_fixed_number_of_queries(world, django_assert_max_nu
         Tour.objects.filter(pk=tour.pk).update(status=Tour.Status.FINISHED)
     with django_assert_max_num_queries(12):
         response = client(world.org).get("/api/tournaments/big/tours/")
-    assert [len(t["tables"]) for t in response.json()] == [8, 8]
+    assert [len(t["tables"]) for t in listed(response)] == [8, 8]
 
 
 # -- the draw ------------------------------------------------------------------------------------

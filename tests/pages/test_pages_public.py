@@ -92,6 +92,25 @@ def test_player_page_lists_tournaments_and_tables(client, published):
     assert "/tournaments/cup/tours/2/" not in page
 
 
+def test_a_player_of_drafts_only_is_seen_by_their_staff_only(client, organiser, published, referee):
+    secret = tournament(organiser, slug="secret")  # a draft
+    pair = services.register_pair(organiser, secret,
+                                  {"last_name": "Засекреченный-Неопубликованный О'Брайен-Семёнов",
+                                   "first_name": "Фёдор-Пётр Ильич"}, {"last_name": "Черновиков-Д'Артаньян"})
+    url = f"/en/players/{pair.first.pk}/"
+    assert client.get(url).status_code == 404
+    assert login(client, user("stranger")).get(url).status_code == 404
+    assert "О&#x27;Брайен-Семёнов" in html(login(client, organiser).get(url))
+    # A player of a published tournament who also plays in the draft: seen, without the draft.
+    both = Pair.objects.get(tournament=published, number=1).first
+    services.update_player(organiser, both, {"federation_id": "RU-77-0001"})
+    services.register_pair(organiser, secret, {"last_name": both.last_name, "federation_id": "RU-77-0001"},
+                           {"last_name": "Тайный партнёр"})
+    assert secret.entries.filter(player=both).exists()
+    page = html(login(client, referee).get(f"/en/players/{both.pk}/"))
+    assert "/tournaments/cup/" in page and "/tournaments/secret/" not in page
+
+
 def test_individual_tour_shows_who_sits_out(client):
     org = user("boss", superuser=True)
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="solo")
