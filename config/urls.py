@@ -2,8 +2,8 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
+from config.auth import TokenView
 from tournaments.views import home
 
 urlpatterns = [
@@ -11,7 +11,7 @@ urlpatterns = [
     path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
