@@ -94,7 +94,7 @@ def build_side(name: str) -> Side:
     org = organiser(f"{name}-org")
     chief, ref, account = user(f"{name}-chief"), user(f"{name}-ref"), user(f"{name}-player")
     tournament = services.create_tournament(
-        org, name=f"Кубок «{name}» памяти Д'Артаньяна-Ёлкина", slug=name, format=Tournament.Format.ROUND_ROBIN,
+        org, name=f"Кубок «{name}» Д'Ёлкина", slug=name, format=Tournament.Format.ROUND_ROBIN,
         starts_on=datetime.date(2026, 11, 21), ends_on=datetime.date(2026, 11, 22), regulations={"target": 200})
     services.add_role(org, tournament, chief.username, "chief_referee")
     services.add_role(org, tournament, ref.username, "referee")
