@@ -44,7 +44,8 @@ def test_after_the_limit_the_right_password_is_refused_from_that_address(referee
     if path.startswith("/en/"):
         assert "Too many failed sign-ins with this login from your address: try again in 15 minutes." in page
     else:
-        assert "Слишком много неудачных попыток входа под этим логином с вашего адреса: попробуйте снова через 15 мин." in page
+        assert ("Слишком много неудачных попыток входа под этим логином с вашего адреса: попробуйте снова "
+                "через 15 мин.") in page
     # Nobody locks him out from elsewhere: from another address he signs in.
     assert _page_login(Client(), "/accounts/login/", "pw-Судья-Ёлкин", address=ELSEWHERE).status_code == 302
 
