@@ -7,6 +7,7 @@ var/, so a fresh clone works with `make run` and `make test`.
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -19,6 +20,11 @@ def env_bool(name: str, default: bool = False) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -78,6 +84,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "tournaments",
     "scoring",
 ]
@@ -93,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a sign-in refused by django-axes into config.auth.lockout_response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -153,6 +162,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Protocol PINs: this many wrong PINs typed for a player on one login's device lock his PIN on
+# that login for this many minutes (counted in the database: tournaments.models.PinFailures).
+PIN_FAILURE_LIMIT = env_int("PIN_FAILURE_LIMIT", 5)
+PIN_LOCK_MINUTES = env_int("PIN_LOCK_MINUTES", 15)
+
+# Wrong passwords (django-axes; config/auth.py): this many failed sign-ins of one login from one
+# address lock that login out from that address for this many minutes, the right password
+# included. Counted in the database (every process sees the same), by login and address together
+# so nobody can lock a user out from elsewhere; a successful sign-in starts the count again.
+AUTHENTICATION_BACKENDS = [
+    "config.auth.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCK_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A lock lasts the cool-off from the last counted failure: trying during it does not extend it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Only the failures are kept (AccessAttempt, shown in the admin); no row for every successful login.
+AXES_DISABLE_ACCESS_LOG = True
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-tournaments"
 LOGOUT_REDIRECT_URL = "home"

@@ -2,8 +2,8 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.authtoken.views import obtain_auth_token
 
+from config.auth import TokenView
 from tournaments.views import home
 
 urlpatterns = [
@@ -13,7 +13,7 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script from a URL, not inline (the CSP forbids it).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
          name="api-docs"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

@@ -87,7 +87,7 @@ def partition_protocol(request, slug: str, number: int, table: int):
     """The print view of a partition's protocol (``?version=N`` for an earlier version), with its
     issued documents and what can be done next."""
     table = _table(slug, number, table)
-    documents.require_read_partition_protocol(request.user, table)
+    permissions.require_read_partition_protocol(request.user, table)
     partition = table.partition
     version = request.GET.get("version")
     try:
@@ -100,7 +100,7 @@ def partition_protocol(request, slug: str, number: int, table: int):
         "documents": _documents_with_state(documents.documents_of(partition=partition)),
         "versions": list(range(partition.version, 0, -1)),
         "can_issue": permissions.can_referee(request.user, table),
-        "can_confirm": documents.can_read_partition_protocol(request.user, table),
+        "can_confirm": permissions.can_read_partition_protocol(request.user, table),
         "back_url": reverse("tour-protocols", args=[slug, number])
         if permissions.is_staff(request.user, table.tour.tournament) else None,
     })
@@ -111,7 +111,7 @@ def partition_protocol_pdf(request, slug: str, number: int, table: int):
     """The signed PDF of the current version: the one issued for this state, else issued now
     (the table's referee, a chief referee, an organiser)."""
     table = _table(slug, number, table)
-    documents.require_read_partition_protocol(request.user, table)
+    permissions.require_read_partition_protocol(request.user, table)
     try:
         document = documents.issue_partition_protocol(request.user, table.partition.pk,
                                                       base_url=documents.site_url(request))
@@ -133,7 +133,7 @@ def partition_confirm(request, slug: str, number: int, table: int):
     """Confirmation at the table: on the referee's device each player types his PIN, the referee
     confirms from his login; a player may instead confirm from his own account."""
     table = _table(slug, number, table)
-    documents.require_read_partition_protocol(request.user, table)
+    permissions.require_read_partition_protocol(request.user, table)
     partition = table.partition
     if request.method == "POST":
         try:
@@ -160,9 +160,9 @@ def partition_confirm(request, slug: str, number: int, table: int):
             "done": state["done"].get(seat),
             "pin_form": is_referee and seat != Confirmation.REFEREE and player is not None,
             "has_pin": bool(player and player.pin),
-            "account_form": (seat == Confirmation.REFEREE and is_referee)
-            or (player is not None and player.user_id == request.user.pk),
-            "can_set_pin": player is not None and documents.can_set_pin(request.user, player),
+            "account_form": is_referee if seat == Confirmation.REFEREE
+            else permissions.is_own_player(request.user, player),
+            "can_set_pin": player is not None and permissions.can_set_pin(request.user, player),
         })
     current = documents.documents_of(partition=partition).filter(version=partition.version).first()
     return render(request, "protocols/confirm.html", {
@@ -339,8 +339,7 @@ def _pem(key: SigningKey, name: str) -> HttpResponse:
 def player_pin(request, pk: int):
     """A player sets the PIN with which he confirms protocols (or an organiser sets it for him)."""
     player = get_object_or_404(Player, pk=pk)
-    if not documents.can_set_pin(request.user, player):
-        raise PermissionDenied(_("Only the player himself or an organiser of his tournament sets his PIN."))
+    permissions.require_set_pin(request.user, player)
     back = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure()):

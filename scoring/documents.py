@@ -36,10 +36,9 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -48,8 +47,9 @@ from django.utils.translation import gettext_lazy
 
 from scoring import engine
 from scoring.engine import rules as engine_rules
-from tournaments.models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
-from tournaments.permissions import can_referee, can_referee_all, is_staff, require_manage
+from tournaments import permissions
+from tournaments.models import Bye, Pair, PinFailures, Player, Role, SitOut, Tour, Tournament
+from tournaments.permissions import can_referee, can_referee_all, require_manage
 from tournaments.standings import METRICS, pair_standings, player_standings
 
 from . import labels, signing
@@ -67,8 +67,6 @@ FONT_DIR = settings.BASE_DIR / "static" / "fonts"
 # The protocol sheets' stylesheet, shared by the print pages (as a static file) and the PDFs.
 SHEET_CSS = settings.BASE_DIR / "static" / "css" / "protocol-sheet.css"
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
-PIN_ATTEMPTS = 5
-PIN_LOCK_SECONDS = 15 * 60
 MAX_UPLOAD = 20 * 1024 * 1024
 
 
@@ -578,29 +576,37 @@ def document_state(document: ProtocolDocument) -> DocumentState:
 # -- confirmations at the table ---------------------------------------------------------------
 
 
-def _pin_key(player: Player) -> str:
-    return f"protocol-pin-failures:{player.pk}"
-
-
-def _check_pin(player: Player, pin: str) -> None:
-    key = _pin_key(player)
-    failures = cache.get(key, 0)
-    if failures >= PIN_ATTEMPTS:
-        raise ValidationError(_("Too many wrong PINs for %(player)s: wait %(minutes)s minutes, or confirm from the "
-                                "player's own account.") % {"player": player, "minutes": PIN_LOCK_SECONDS // 60})
+def _check_pin(player: Player, pin: str, device) -> str | None:
+    """Check ``pin`` typed for ``player`` on the device of ``device`` (the login recording the
+    table): None when right, else the refusal. Counted per player and login in
+    :class:`~tournaments.models.PinFailures` under its row lock, so parallel attempts wait for
+    one another and at most ``PIN_FAILURE_LIMIT`` wrong PINs are ever checked before the lock.
+    The caller commits the count even when it refuses."""
+    limit, lock = settings.PIN_FAILURE_LIMIT, datetime.timedelta(minutes=settings.PIN_LOCK_MINUTES)
+    PinFailures.objects.bulk_create([PinFailures(player=player, device=device)], ignore_conflicts=True)
+    row = PinFailures.objects.select_for_update().get(player=player, device=device)
+    now = timezone.now()
+    if row.locked_until is not None and row.locked_until > now:
+        return _("Too many wrong PINs for %(player)s on this login: wait %(minutes)s minutes, or confirm from the "
+                 "player's own account or on another referee's device.") % {
+            "player": player, "minutes": settings.PIN_LOCK_MINUTES}
+    if row.locked_until is not None or (row.last_failure_at is not None and row.last_failure_at <= now - lock):
+        row.failures, row.locked_until = 0, None  # the lock is over, or the mistakes are old
     if not player.pin:
-        raise ValidationError(_("%(player)s has no PIN yet: he sets one in his account, or an organiser sets it "
-                                "for him.") % {"player": player})
-    if not check_password(pin, player.pin):
-        if not cache.add(key, 1, PIN_LOCK_SECONDS):
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, PIN_LOCK_SECONDS)
-        left = PIN_ATTEMPTS - cache.get(key, 1)
-        raise ValidationError(_("Wrong PIN for %(player)s (%(left)s attempts left).") % {
-            "player": player, "left": max(left, 0)})
-    cache.delete(key)
+        return _("%(player)s has no PIN yet: he sets one in his account, or an organiser sets it for him.") % {
+            "player": player}
+    if check_password(pin, player.pin):
+        if row.failures:
+            row.failures, row.last_failure_at = 0, None
+            row.save(update_fields=["failures", "last_failure_at", "locked_until"])
+        return None
+    row.failures += 1
+    row.last_failure_at = now
+    if row.failures >= limit:
+        row.locked_until = now + lock
+    row.save(update_fields=["failures", "last_failure_at", "locked_until"])
+    return _("Wrong PIN for %(player)s (%(left)s attempts left).") % {
+        "player": player, "left": max(limit - row.failures, 0)}
 
 
 def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, version: int | None = None,
@@ -618,26 +624,20 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
     if seat not in (0, 1, 2, 3, 4):
         raise ValidationError(_("A seat is 1 to 4, or 0 for the referee."))
     pin = (pin or "").strip() or None
+    refusal = None
     with transaction.atomic():
         partition = _partition_query().select_for_update(of=("self",)).get(pk=partition_id)
         table = partition.table
-        player = None
-        if seat == Confirmation.REFEREE:
-            if not can_referee(user, table):
+        player = None if seat == Confirmation.REFEREE else table.seats[seat - 1]
+        if not permissions.can_confirm(user, table, seat, with_pin=pin is not None):
+            if seat == Confirmation.REFEREE:
                 raise PermissionDenied(_("Only the referee of this table (or a chief referee) confirms as its "
                                          "referee."))
-            method = Confirmation.Method.ACCOUNT
-        else:
-            player = table.seats[seat - 1]
             if pin is not None:
-                if not can_referee(user, table):
-                    raise PermissionDenied(_("A player types his PIN on the device of the table's referee."))
-                method = Confirmation.Method.PIN
-            else:
-                if not (user.is_authenticated and player.user_id == user.pk):
-                    raise PermissionDenied(_("Only %(player)s confirms seat %(seat)s: from his own account, or with "
-                                             "his PIN on the referee's device.") % {"player": player, "seat": seat})
-                method = Confirmation.Method.ACCOUNT
+                raise PermissionDenied(_("A player types his PIN on the device of the table's referee."))
+            raise PermissionDenied(_("Only %(player)s confirms seat %(seat)s: from his own account, or with "
+                                     "his PIN on the referee's device.") % {"player": player, "seat": seat})
+        method = Confirmation.Method.PIN if player is not None and pin is not None else Confirmation.Method.ACCOUNT
         if not partition.is_finished:
             raise ValidationError(_("The partition is not finished: only a finished partition's protocol is "
                                     "confirmed."))
@@ -653,12 +653,15 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
         if existing is not None:
             return existing
         if method == Confirmation.Method.PIN:
-            _check_pin(player, pin)  # type: ignore[arg-type]
-        confirmation = Confirmation.objects.create(
-            partition=partition, version=partition.version, seat=seat, player=player, method=method,
-            user=user if user.is_authenticated else None)
-        done = set(partition.confirmations.filter(version=partition.version).values_list("seat", flat=True))
-        complete = set(needed) <= done
+            refusal = _check_pin(player, pin, user)  # type: ignore[arg-type]
+        if refusal is None:
+            confirmation = Confirmation.objects.create(
+                partition=partition, version=partition.version, seat=seat, player=player, method=method,
+                user=user if user.is_authenticated else None)
+            done = set(partition.confirmations.filter(version=partition.version).values_list("seat", flat=True))
+            complete = set(needed) <= done
+    if refusal is not None:  # raised after the commit: the wrong PIN stays counted
+        raise ValidationError(refusal)
     if complete:
         try:
             _issue_partition(partition, user, base_url or site_url())
@@ -676,48 +679,20 @@ def confirmation_state(partition: Partition) -> dict[str, Any]:
             "complete": finished and all(s in done for s in needed)}
 
 
-def can_set_pin(user, player: Player) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or player.user_id == user.pk:
-        return True
-    organiser = Q(tournament__roles__user=user, tournament__roles__kind=Role.Kind.ORGANISER)
-    return (Entry.objects.filter(organiser, player=player).exists()
-            or Pair.objects.filter(organiser, Q(first=player) | Q(second=player)).exists())
-
-
 def set_pin(user, player_id: int, pin: str) -> Player:
     """Set the PIN (4 to 8 digits) with which a player confirms protocols on the referee's
-    device: the player himself from his account, or an organiser of a tournament he plays in."""
+    device, as :func:`tournaments.permissions.can_set_pin` allows. A new PIN ends every lock of
+    the old one."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
-        if not can_set_pin(user, player):
-            raise PermissionDenied(_("Only the player himself or an organiser of his tournament sets his PIN."))
+        permissions.require_set_pin(user, player)
         pin = (pin or "").strip()
         if not PIN_RE.match(pin):
             raise ValidationError(_("A PIN is 4 to 8 digits."))
         player.pin = make_password(pin)
         player.save(update_fields=["pin"])
-    cache.delete(_pin_key(player))
+        PinFailures.objects.filter(player=player).delete()
     return player
-
-
-# -- who may read what ------------------------------------------------------------------------
-
-
-def can_read_partition_protocol(user, table: Table) -> bool:
-    """The tournament's staff and the four players of the table."""
-    if not user.is_authenticated:
-        return False
-    if is_staff(user, table.tour.tournament):
-        return True
-    return Player.objects.filter(user=user, pk__in=[table.seat1_id, table.seat2_id, table.seat3_id,
-                                                     table.seat4_id]).exists()
-
-
-def require_read_partition_protocol(user, table: Table) -> None:
-    if not can_read_partition_protocol(user, table):
-        raise PermissionDenied(_("Only the tournament's staff and the players of this table may see its protocol."))
 
 
 # -- verification -----------------------------------------------------------------------------

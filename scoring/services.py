@@ -78,7 +78,7 @@ OPERATIONS: dict[str, Callable[[engine.Partition, Mapping[str, Any]], Any]] = {
     "forfeit": lambda g, d: g.forfeit(d["pair"]),
 }
 # Operations only a chief referee (or an organiser) may record.
-CHIEF_ONLY = {"forfeit"}
+CHIEF_ONLY = {"annul", "forfeit"}
 
 
 def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply: Callable[[Partition], None], *,

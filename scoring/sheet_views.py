@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from tournaments import permissions
-from tournaments.models import Player, Role, Table, Tour
+from tournaments.models import Player, Table, Tour
 
 from . import engine, labels, services
 from .engine.deal import pair_of
@@ -147,13 +147,11 @@ def my_tables(request):
               .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
                               "pair_b__first", "pair_b__second")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
-    chief = set() if not user.is_authenticated else set(
-        Role.objects.filter(user=user, kind__in=[Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE])
-        .values_list("tournament", flat=True))
+    chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
     tours: dict[int, dict[str, Any]] = {}
     for table in tables:
         tour = table.tour
-        sees_all = user.is_superuser or tour.tournament_id in chief
+        sees_all = tour.tournament_id in chief
         if tour.status == Tour.Status.FINISHED and not sees_all:
             continue
         group = tours.setdefault(tour.pk, {"tour": tour, "tournament": tour.tournament, "tables": [],
@@ -208,12 +206,14 @@ def sheet(request, slug: str, number: int, table: int):
                 return redirect(_sheet_url(partition))
     game = services.engine_partition(partition)
     tournament = partition.table.tour.tournament
+    can_referee_all = permissions.can_referee_all(request.user, tournament)
     return render(request, "scoring/sheet.html", {
         **protocol_context(partition, game),
         "forms": _forms(bound),
         "refused": bound is not None and bool(bound.errors),
-        "can_record": not partition.is_finished,
-        "can_referee_all": permissions.can_referee_all(request.user, tournament),
+        # Annulling a warning or a penalty is the chief referee's (scoring.services.CHIEF_ONLY).
+        "can_annul": can_referee_all and not partition.is_finished,
+        "can_referee_all": can_referee_all,
         "version": partition.version,
     })
 

@@ -75,7 +75,7 @@ def test_load_demo_is_idempotent_and_keeps_changed_passwords():
     organiser = authenticate(username="organiser", password="demo-organiser")
     referee = authenticate(username="referee", password="demo-referee")
     assert organiser.is_superuser and organiser.is_staff
-    assert referee.is_staff and not referee.is_superuser
+    assert not referee.is_staff and not referee.is_superuser  # only the superuser is staff of the admin
 
     referee.set_password("changed-by-the-referee")
     referee.save()

@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self):
+        # Connects the receiver that revokes a user's API tokens when his password changes.
+        from config import auth  # noqa: F401

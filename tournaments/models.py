@@ -119,6 +119,23 @@ class Player(models.Model):
         return reverse("player", kwargs={"pk": self.pk})
 
 
+class PinFailures(models.Model):
+    """Wrong PINs typed for a player on the device of one login (the referee's, who types them
+    in): :data:`settings.PIN_FAILURE_LIMIT` of them lock the player's PIN on that login for
+    :data:`settings.PIN_LOCK_MINUTES`. Counted per login, so one referee cannot lock a player out
+    everywhere; kept in the database, so every process counts the same, under a row lock
+    (scoring.documents)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    device = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "device"], name="pin_failures_once")]
+
+
 class Entry(models.Model):
     """A player registered for a tournament (in pair events, through his pair)."""
 

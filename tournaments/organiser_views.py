@@ -9,7 +9,6 @@ from __future__ import annotations
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
@@ -59,8 +58,7 @@ def _refused(request, error: ValidationError) -> None:
 @login_required
 def my_tournaments(request):
     user = request.user
-    tournaments = Tournament.objects.all() if user.is_superuser else \
-        Tournament.objects.filter(roles__user=user).distinct()
+    tournaments = permissions.staffed_tournaments(user)
     roles: dict[int, list[str]] = {}
     for role in Role.objects.filter(user=user).order_by("kind"):
         roles.setdefault(role.tournament_id, []).append(role.get_kind_display())
@@ -296,9 +294,7 @@ def tour_publish(request, tournament, number: int):
 @organiser_page
 def tour_referees(request, tournament, number: int):
     tour = _tour(tournament, number)
-    referees = get_user_model().objects.filter(
-        tournament_roles__tournament=tournament,
-        tournament_roles__kind__in=[Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE]).distinct().order_by("username")
+    referees = permissions.referees(tournament).order_by("username")
     form = RefereesForm(_posted(request), tables=tour.tables.all(), referees=referees)
     if request.method == "POST" and form.is_valid():
         try:

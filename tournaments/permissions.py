@@ -1,20 +1,31 @@
-"""Who may do what in a tournament (the roles of the scheduling issue).
+"""Who may do what: every "who may" question of the project is answered here.
 
 - organiser: everything in his tournament;
-- chief referee: every table of the tournament, corrections;
-- referee: only the tables he is assigned to;
-- player: his own data; the public: published pages only.
+- chief referee: every table of the tournament, corrections, annulments, forfeits;
+- referee: only the tables he is assigned to, and only while he holds a referee (or chief
+  referee) role in the tournament;
+- player: his own data, through his linked account; the public: published pages only.
 
-Services call these checks inside their transaction; views and the API only call services.
+A player belongs to no tournament: his name, federation data and PIN are his (see
+:func:`can_edit_player` and :func:`can_set_pin`).
+
+Services call these checks inside their transaction; views and the API only call services (and
+these functions, to decide what a page shows).
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import Entry, Player, Role, Table, Tour, Tournament
+
+#: The roles that may be a table's referee.
+REFEREE_KINDS = (Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE)
+#: The roles that act on every table of the tournament.
+ALL_TABLES_KINDS = (Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE)
 
 
 def roles(user, tournament: Tournament) -> set[str]:
@@ -33,15 +44,32 @@ def can_manage(user, tournament: Tournament) -> bool:
 
 
 def can_referee_all(user, tournament: Tournament) -> bool:
-    """Organisers and chief referees act on every table."""
+    """Organisers and chief referees act on every table: they annul, declare forfeits, correct."""
     return can_manage(user, tournament) or Role.Kind.CHIEF_REFEREE in roles(user, tournament)
 
 
+def can_be_referee(user, tournament: Tournament) -> bool:
+    """Holds a role that may referee a table of ``tournament`` (referee or chief referee)."""
+    return bool(roles(user, tournament) & set(REFEREE_KINDS))
+
+
+def referees(tournament: Tournament):
+    """The users who may be given a table of ``tournament``, as :func:`can_be_referee` decides."""
+    return get_user_model().objects.filter(
+        tournament_roles__tournament=tournament, tournament_roles__kind__in=REFEREE_KINDS).distinct()
+
+
 def can_referee(user, table: Table) -> bool:
-    """Record at ``table``: its own referee, a chief referee or an organiser."""
+    """Record at ``table``: its own referee while he holds a referee or chief referee role in the
+    tournament (a referee taken off the staff stops at once), a chief referee or an organiser."""
     if not user.is_authenticated:
         return False
-    return table.referee_id == user.pk or can_referee_all(user, table.tour.tournament)
+    if user.is_superuser:
+        return True
+    held = roles(user, table.tour.tournament)
+    if held & set(ALL_TABLES_KINDS):
+        return True
+    return table.referee_id == user.pk and bool(held & set(REFEREE_KINDS))
 
 
 def is_staff(user, tournament: Tournament) -> bool:
@@ -78,6 +106,13 @@ def visible_players(user) -> QuerySet[Player]:
     if user.is_authenticated:
         visible |= Q(user=user)
     return Player.objects.filter(visible)
+def staffed_tournaments(user) -> QuerySet[Tournament]:
+    """The tournaments ``user`` holds a role in (every one, for a superuser): his /manage/ list."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(pk__in=Role.objects.filter(user=user).values("tournament"))
 
 
 def visible_tours(user, tournament: Tournament) -> QuerySet[Tour]:
@@ -101,13 +136,102 @@ def require_create(user) -> None:
         raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
 
 
+def refereeing_all(user) -> QuerySet[Tournament]:
+    """The tournaments whose every table ``user`` records (all, for a superuser), as
+    :func:`can_referee_all` decides."""
+    if not user.is_authenticated:
+        return Tournament.objects.none()
+    if user.is_superuser:
+        return Tournament.objects.all()
+    return Tournament.objects.filter(
+        pk__in=Role.objects.filter(user=user, kind__in=ALL_TABLES_KINDS).values("tournament"))
+
+
 def refereed_tables(user) -> QuerySet[Table]:
-    """The tables ``user`` may record, as :func:`can_referee` decides, in one query: his own, and
-    every table of the tournaments he organises or is chief referee of (all, for a superuser)."""
+    """The tables ``user`` may record, as :func:`can_referee` decides, in one query: his own in
+    the tournaments where he holds a referee role, and every table of the tournaments he
+    organises or is chief referee of (all, for a superuser)."""
     tables = Table.objects.all()
     if not user.is_authenticated:
         return tables.none()
     if user.is_superuser:
         return tables
-    chief = Role.objects.filter(user=user, kind__in=[Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE])
-    return tables.filter(Q(referee=user) | Q(tour__tournament__in=chief.values("tournament")))
+    refereeing = Role.objects.filter(user=user, kind__in=REFEREE_KINDS).values("tournament")
+    return tables.filter(Q(referee=user, tour__tournament__in=refereeing)
+                         | Q(tour__tournament__in=refereeing_all(user).values("pk")))
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+def is_own_player(user, player: Player) -> bool:
+    """``player`` is ``user`` himself: his linked account."""
+    return user.is_authenticated and player.user_id is not None and player.user_id == user.pk
+
+
+def _organises_every_tournament_of(user, player: Player) -> bool:
+    """``player`` was entered in at least one tournament, and every tournament he was ever entered
+    in (withdrawn or not) is one ``user`` organises: a player the organiser registered himself."""
+    entries = Entry.objects.filter(player=player)
+    organised = Role.objects.filter(user=user, kind=Role.Kind.ORGANISER).values("tournament")
+    return entries.exists() and not entries.exclude(tournament__in=organised).exists()
+
+
+def can_edit_player(user, player: Player) -> bool:
+    """Change a player's name, club, city or federation id: the player himself and a superuser
+    always; an organiser only while every tournament the player was ever entered in is his (a
+    newcomer he registered, to correct a typo). Once the player is entered in another
+    organiser's tournament, neither organiser may change him."""
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or is_own_player(user, player) or _organises_every_tournament_of(user, player)
+
+
+def can_set_pin(user, player: Player) -> bool:
+    """Set the PIN with which a player confirms protocols: the player himself and a superuser;
+    an organiser as for :func:`can_edit_player`, and never for a player who has his own account
+    (he sets it himself)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or is_own_player(user, player):
+        return True
+    return player.user_id is None and _organises_every_tournament_of(user, player)
+
+
+def require_edit_player(user, player: Player) -> None:
+    if not can_edit_player(user, player):
+        raise PermissionDenied(_("Only the player himself, or the organiser of every tournament he has been "
+                                 "entered in, may change his data."))
+
+
+def require_set_pin(user, player: Player) -> None:
+    if not can_set_pin(user, player):
+        raise PermissionDenied(_("Only the player himself sets his PIN (or, for a player without an account, "
+                                 "the organiser of every tournament he has been entered in)."))
+
+
+# -- protocols ----------------------------------------------------------------------------------
+
+
+def can_read_partition_protocol(user, table: Table) -> bool:
+    """The tournament's staff and the four players of the table (their accounts)."""
+    if not user.is_authenticated:
+        return False
+    if is_staff(user, table.tour.tournament):
+        return True
+    return Player.objects.filter(user=user, pk__in=[table.seat1_id, table.seat2_id, table.seat3_id,
+                                                     table.seat4_id]).exists()
+
+
+def require_read_partition_protocol(user, table: Table) -> None:
+    if not can_read_partition_protocol(user, table):
+        raise PermissionDenied(_("Only the tournament's staff and the players of this table may see its protocol."))
+
+
+def can_confirm(user, table: Table, seat: int, *, with_pin: bool) -> bool:
+    """Confirm a seat of ``table``'s protocol: the referee's seat (0) and a player's PIN typed on
+    the device of someone who records the table (:func:`can_referee`); a player's seat without a
+    PIN from his own account only."""
+    if seat == 0 or with_pin:
+        return can_referee(user, table)
+    return is_own_player(user, table.seats[seat - 1])

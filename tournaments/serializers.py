@@ -6,7 +6,6 @@ services' (:mod:`tournaments.services`). Output serializers read model instances
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from scoring.models import Partition
@@ -203,6 +202,7 @@ class SeatingSerializer(serializers.Serializer):
 
 
 class RefereeSerializer(serializers.Serializer):
-    referee = serializers.SlugRelatedField(
-        slug_field="username", queryset=get_user_model().objects.all(), allow_null=True,
-        help_text="Username of a referee of the tournament; null to clear.")
+    # A plain string: the service looks the login up after its permission check, so the answer
+    # tells nobody but an organiser whether a login exists.
+    referee = serializers.CharField(max_length=150, allow_null=True,
+                                    help_text="Username of a referee of the tournament; null to clear.")

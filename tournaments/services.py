@@ -16,7 +16,7 @@ from datetime import date, datetime
 from typing import Any, Iterable, Mapping, Sequence
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -27,6 +27,7 @@ from scoring.models import Partition
 
 from . import draw
 from .models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
+from . import permissions
 from .permissions import require_create, require_manage
 from .standings import pair_standings
 
@@ -132,13 +133,16 @@ def add_role(user, tournament: Tournament, username: str, kind: str) -> Role:
 
 @transaction.atomic
 def remove_role(user, role: Role) -> None:
+    """Take a role away. A user left with no referee role in the tournament leaves every table
+    whose partition is not finished yet (he may no longer record it, see
+    :func:`permissions.can_referee`); the finished ones keep him as the referee who played them."""
     require_manage(user, role.tournament)
     if role.kind == Role.Kind.ORGANISER and role.tournament.roles.filter(kind=Role.Kind.ORGANISER).count() == 1:
         raise ValidationError(_("A tournament keeps at least one organiser."))
-    if role.kind == Role.Kind.REFEREE:
-        Table.objects.filter(tour__tournament=role.tournament, referee=role.user,
-                             tour__status__in=[Tour.Status.DRAFT, Tour.Status.PUBLISHED]).update(referee=None)
     role.delete()
+    if not permissions.can_be_referee(role.user, role.tournament):
+        Table.objects.filter(tour__tournament=role.tournament, referee=role.user).exclude(
+            partition__status=Partition.Status.FINISHED).update(referee=None)
 
 
 # -- players and pairs ---------------------------------------------------------------------------
@@ -146,14 +150,29 @@ def remove_role(user, role: Role) -> None:
 PLAYER_FIELDS = ("last_name", "first_name", "club", "city", "federation_id")
 
 
+def _same_name(a: str, b: str) -> bool:
+    """Names as people type them: case and ё/е aside."""
+    def norm(name: str) -> str:
+        return " ".join(name.split()).casefold().replace("ё", "е")
+
+    return norm(a) == norm(b)
+
+
 def _player(data: Mapping[str, Any]) -> Player:
-    """The player with this federation id, or a new one."""
+    """The player with this federation id, or a new one. A federation id already held by a player
+    of another name is refused: the record (another organiser's player, maybe) is not reused."""
     values = {f: str(data.get(f) or "").strip() for f in PLAYER_FIELDS}
     if not values["last_name"]:
         raise ValidationError(_("A player needs a last name."))
     if values["federation_id"]:
         existing = Player.objects.filter(federation_id=values["federation_id"]).first()
         if existing is not None:
+            if not (_same_name(existing.last_name, values["last_name"])
+                    and (not values["first_name"] or _same_name(existing.first_name, values["first_name"]))):
+                raise ValidationError(
+                    _("Federation id %(id)s belongs to %(player)s, not to %(name)s: correct the id or the name.")
+                    % {"id": values["federation_id"], "player": existing,
+                       "name": f"{values['last_name']} {values['first_name']}".strip()})
             return existing
     player = Player(**values)
     _save(player)
@@ -537,15 +556,20 @@ def publish_tour(user, tour: Tour) -> Tour:
 
 @transaction.atomic
 def assign_referee(user, table: Table, referee) -> Table:
-    """Make ``referee`` (a user with a referee or chief referee role in the tournament, or None)
-    the referee of ``table``."""
+    """Make ``referee`` (a user with a referee or chief referee role in the tournament, or his
+    username, or None) the referee of ``table``. The permission is checked before the username
+    is looked up: nobody but an organiser learns whether a login exists."""
     tournament = table.tour.tournament
     require_manage(user, tournament)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.tour.status == Tour.Status.FINISHED:
         raise ValidationError(_("The tour is finished."))
-    if referee is not None and not Role.objects.filter(
-            tournament=tournament, user=referee, kind__in=[Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE]).exists():
+    if isinstance(referee, str):
+        username, referee = referee, permissions.referees(tournament).filter(username=referee).first()
+        if referee is None:
+            raise ValidationError(_("%(user)s is not a referee of this tournament: give him the role first.")
+                                  % {"user": username})
+    if referee is not None and not permissions.can_be_referee(referee, tournament):
         raise ValidationError(_("%(user)s is not a referee of this tournament: give him the role first.")
                               % {"user": referee})
     table.referee = referee
@@ -577,12 +601,10 @@ def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table
 @transaction.atomic
 def update_player(user, player: Player, data: Mapping[str, Any]) -> Player:
     """Change a player's name, club, city or federation id: the player himself (his linked
-    account) or an organiser of a tournament he is registered in."""
-    own = user.is_authenticated and player.user_id == user.pk
-    organiser = user.is_authenticated and (user.is_superuser or Role.objects.filter(
-        user=user, kind=Role.Kind.ORGANISER, tournament__entries__player=player).exists())
-    if not (own or organiser):
-        raise PermissionDenied(_("You may change only your own data."))
+    account), a superuser, or the organiser of every tournament he was entered in
+    (:func:`permissions.can_edit_player`)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    permissions.require_edit_player(user, player)
     unknown = set(data) - set(PLAYER_FIELDS)
     if unknown:
         raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(sorted(unknown))})

@@ -282,10 +282,23 @@ def player_name(last_name: str, first_name: str) -> str:
     return f"{last_name} {first_name}".strip()
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A text cell a spreadsheet would take for a formula, neutralised by a leading apostrophe
+    (shown as text, not run); numbers stay numbers, negative ones included."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def standings_csv(kind: str, lines: Iterable[tuple[int, list[Any], Any]]) -> bytes:
     """The standings as a spreadsheet, for the pages and the API alike: UTF-8 with a byte order
     mark, ``;`` between the columns (as a Russian Excel opens it), the header in the current
-    language. Each line is (rank, the entrant's cells — start number and the players' names
+    language; a text cell that starts like a formula gets a leading apostrophe. Each line is
+    (rank, the entrant's cells — start number and the players' names
     joined by ", " for a pair, name and club for a player — and the values by key: a mapping or
     a :class:`Row`)."""
     out = io.StringIO()
@@ -293,7 +306,7 @@ def standings_csv(kind: str, lines: Iterable[tuple[int, list[Any], Any]]) -> byt
     writer.writerow(csv_header(kind))
     for rank_, entrant, values in lines:
         get = values.get if isinstance(values, Mapping) else (lambda key: value(values, key))
-        writer.writerow([rank_, *entrant, *(get(key) for key in CSV_NUMBERS)])
+        writer.writerow([_cell(c) for c in (rank_, *entrant, *(get(key) for key in CSV_NUMBERS))])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

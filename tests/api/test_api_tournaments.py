@@ -234,7 +234,8 @@ def test_an_organiser_changes_data_of_his_players_only(world):
     assert Player.objects.get(pk=someone.pk).federation_id == "RU-7"
     response = client(world.other_org).patch(f"/api/players/{someone.pk}/", {"club": "x"}, format="json")
     assert response.status_code == 403
-    assert response.json() == {"detail": "You may change only your own data."}
+    assert response.json() == {"detail": "Only the player himself, or the organiser of every tournament he has "
+                                         "been entered in, may change his data."}
 
 
 def test_player_data_errors(world):

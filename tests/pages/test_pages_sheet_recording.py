@@ -142,6 +142,13 @@ def test_a_restart_and_an_annulled_warning(client, setup):
     post(client, table, "violation", {"kind": "violation", "seat": 3, "code": "conduct"})
     violation = services.engine_partition(stored(p)).violations[-1]
     assert violation.consequence == "warning"
+    # Annulling is the chief referee's: the table's referee has no form for it, and is refused.
+    page = text(client.get(sheet_url(table)))
+    assert 'value="annul"' not in page
+    response = client.post(sheet_url(table), {"action": "annul", **stamp(page, "violation"),
+                                              "violation": violation.id, "reason": "the clock was wrong"})
+    assert response.status_code == 403 and stored(p).version == 3
+    client.force_login(setup["chief"])
     page = post(client, table, "annul", {"violation": violation.id, "reason": ""})
     assert "An annulment needs a reason." in plain(text(page)) and stored(p).version == 3
     page = plain(text(post(client, table, "annul", {"violation": violation.id, "reason": "the clock was wrong"})))

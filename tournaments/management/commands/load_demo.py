@@ -14,7 +14,8 @@ from scoring.engine.simulate import play_random_partition
 from tournaments import services
 from tournaments.models import Tour, Tournament
 
-# The logins README.md and `make run` announce: (username, password, superuser). Both are staff.
+# The logins README.md and `make run` announce: (username, password, superuser). Only the
+# superuser is staff of the admin site; the referees work on the site's own pages.
 DEMO_USERS = [
     ("organiser", "demo-organiser", True),
     ("chief", "demo-chief", False),
@@ -58,12 +59,15 @@ class Command(BaseCommand):
         users = {}
         for username, password, superuser in DEMO_USERS:
             user, created = User.objects.get_or_create(
-                username=username, defaults={"is_staff": True, "is_superuser": superuser}
+                username=username, defaults={"is_staff": superuser, "is_superuser": superuser}
             )
             # Only on create: a password someone changed on purpose must survive a restart.
             if created:
                 user.set_password(password)
                 user.save(update_fields=["password"])
+            elif user.is_staff != superuser:  # demo logins made before were all staff
+                user.is_staff = superuser
+                user.save(update_fields=["is_staff"])
             users[username] = user
         return users
 

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_player_pin'),
+        ('tournaments', '0003_pin_failures'),
     ]
 
     operations = [

@@ -1,0 +1,48 @@
+"""The standings CSV neutralises what a spreadsheet would run as a formula (OWASP CSV injection);
+numbers stay numbers."""
+
+import csv
+import io
+
+import pytest
+
+from builders import finish_tour, tournament, user
+from tournaments import services
+from tournaments.standings import standings_csv
+
+pytestmark = pytest.mark.django_db
+
+EVIL = ["=HYPERLINK(\"http://evil.example\";\"Ёлкин\")", "+7-495-Д'Артаньян", "-2+3", "@SUM(A1:A2)",
+        "\tТабуляция-Ёжиков", "\rВозврат-Каретки"]
+
+
+def _rows(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
+
+
+def test_text_cells_starting_like_a_formula_get_an_apostrophe():
+    lines = [(n, [n, name], {"points_difference": -40 + n}) for n, name in enumerate(EVIL, 1)]
+    rows = _rows(standings_csv("pairs", lines))[1:]
+    for row, name in zip(rows, EVIL):
+        assert row[2] == "'" + name
+    assert [row[0] for row in rows] == [str(n) for n in range(1, 7)]
+    assert rows[0][9] == "-39"  # a negative points difference stays a number
+
+
+def test_the_page_and_the_api_export_neutralised_names(client):
+    organiser = user("org", superuser=True)
+    cup = tournament(organiser)
+    services.register_pair(organiser, cup, {"last_name": "=1+1", "first_name": "Фёдор"},
+                           {"last_name": "-Д'Артаньян-Ёлкин"})
+    services.register_pair(organiser, cup, {"last_name": "@Мамин-Сибиряк"}, {"last_name": "+Соколов-Микитов"})
+    tour = services.generate_tour(organiser, cup)
+    services.publish_tour(organiser, tour)
+    finish_tour(tour, {1: (100, 240)})
+    for url in ("/en/tournaments/cup/standings/csv/", "/api/tournaments/cup/standings/?format=csv"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        rows = _rows(response.content)[1:]
+        names = {row[2] for row in rows}
+        assert names == {"'=1+1 Фёдор, -Д'Артаньян-Ёлкин", "'@Мамин-Сибиряк, +Соколов-Микитов"}, url
+        differences = sorted(int(row[9]) for row in rows)
+        assert differences == [-140, 140], url
