@@ -64,6 +64,17 @@ def _draft_tournament(side: Side) -> Tournament:
         starts_on=datetime.date(2026, 12, 1), ends_on=datetime.date(2026, 12, 2))
 
 
+def _draft_player(side: Side) -> Player:
+    """A player entered in the side's draft tournament only."""
+    draft = _draft_tournament(side)
+    entry = Entry.objects.filter(tournament=draft).select_related("player").first()
+    if entry is None:
+        pair = services.register_pair(side.org, draft, {"last_name": "Черновиков-Д'Артаньян"},
+                                      {"last_name": "Ёлкин-Незаявленный"})
+        return pair.first
+    return entry.player
+
+
 def _with_a_warning(side: Side) -> int:
     """Tour 1, table 2: the lead drawn and a warning written by the side's referee; its id."""
     partition = side.table2.partition.pk
@@ -172,6 +183,11 @@ ACTIONS: dict[str, Action] = {
         "org", setup=_draft_tournament,
         api=lambda c, s: c.get(f"/api/tournaments/{s.slug}-draft/"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}-draft/")),
+    "see a player of a draft tournament": Action(
+        lambda u, s: _allowed(permissions.visible_players(u).filter(pk=_draft_player(s).pk).exists()),
+        "org", setup=_draft_player,
+        api=lambda c, s: c.get(f"/api/players/{_draft_player(s).pk}/"),
+        page=lambda c, s: c.get(f"/en/players/{_draft_player(s).pk}/")),
     "read the history of a partition": Action(
         lambda u, s: permissions.require_staff(u, s.tournament), "chief",
         api=lambda c, s: c.get(f"/api/partitions/{_p1(s)}/changes/"),
@@ -304,7 +320,7 @@ def test_the_action_list_asks_every_question_of_permissions_py():
         "can_referee", "is_staff", "can_see_tour", "can_see_tournament", "visible_tournaments", "staffed_tournaments",
         "visible_tours", "require_manage", "require_staff", "require_create", "refereeing_all", "refereed_tables",
         "is_own_player", "can_edit_player", "can_set_pin", "require_edit_player", "require_set_pin",
-        "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm"}
+        "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players"}
     defined = {name for name, value in vars(permissions).items()
                if callable(value) and getattr(value, "__module__", "") == permissions.__name__
                and not name.startswith("_")}
