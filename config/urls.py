@@ -2,8 +2,11 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 
+from config.api import ApiSchema
+from config.parsers import JSONParser
 from tournaments.views import home
 
 urlpatterns = [
@@ -11,7 +14,10 @@ urlpatterns = [
     path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    # DRF's view lists its parsers itself: the site's JSON reader instead of DRF's, and forms as
+    # DRF's view takes them (two flat fields); the site's schema of error answers.
+    path("api/auth/token/", ObtainAuthToken.as_view(parser_classes=[JSONParser, FormParser, MultiPartParser],
+                                                    schema=ApiSchema()), name="api-token"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

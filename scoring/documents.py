@@ -67,7 +67,6 @@ FONT_DIR = settings.BASE_DIR / "static" / "fonts"
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
 PIN_ATTEMPTS = 5
 PIN_LOCK_SECONDS = 15 * 60
-MAX_UPLOAD = 20 * 1024 * 1024
 
 
 
