@@ -46,19 +46,19 @@ def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict[
     return body
 
 
-def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
+def flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
     """DRF's nested error data (dicts of fields, lists of items) as {"a.0.b": [messages]}."""
     if isinstance(data, dict):
         out: dict[str, list[str]] = {}
         for key, value in data.items():
-            out.update(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
+            out.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))
         return out
     if isinstance(data, (list, tuple)):
         if all(not isinstance(item, (dict, list, tuple)) for item in data):
             return {prefix: [str(item) for item in data]} if data else {}
         out = {}
         for index, item in enumerate(data):
-            out.update(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+            out.update(flatten(item, f"{prefix}.{index}" if prefix else str(index)))
         return out
     return {prefix: [str(data)]}
 
@@ -66,14 +66,14 @@ def _flatten(data: Any, prefix: str = "") -> dict[str, list[str]]:
 def _split(data: Any) -> tuple[list[str], dict[str, list[str]]]:
     """General messages and messages by field."""
     if not isinstance(data, dict):
-        return [m for messages in _flatten(data).values() for m in messages], {}
+        return [m for messages in flatten(data).values() for m in messages], {}
     general: list[str] = []
     fields: dict[str, list[str]] = {}
     for key, value in data.items():
         if key in _NON_FIELD_KEYS:
-            general += [m for messages in _flatten(value).values() for m in messages]
+            general += [m for messages in flatten(value).values() for m in messages]
         else:
-            fields.update(_flatten(value, str(key)))
+            fields.update(flatten(value, str(key)))
     return general, fields
 
 
@@ -149,6 +149,8 @@ class ApiSchema(AutoSchema):
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         codes = {"404": "Not found, or not visible to you."} if "{" in self.path else {}
+        if any(parameter["in"] == "query" for parameter in self._get_parameters()):
+            codes["400"] = "A query parameter is invalid."
         if self.method not in ("GET", "HEAD", "OPTIONS"):
             codes = {
                 "400": "The request is invalid, or the action is not possible now.",

@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import API_PREFIX, ErrorSerializer, error_body
+from config.parsers import JSONParser
 
 
 class LoginLimitBackend(AxesStandaloneBackend):
@@ -84,7 +85,8 @@ class TokenView(APIView):
     request carries."""
 
     authentication_classes = [TokenAuthentication]
-    parser_classes = [parsers.JSONParser, parsers.FormParser, parsers.MultiPartParser]
+    # The site's JSON reader (config.parsers), and forms as DRF's own token view takes them.
+    parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
     throttle_classes = ()
 
     def get_permissions(self):

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 from django.utils.translation import gettext_lazy as _
 
@@ -29,6 +30,16 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number from 1 from the environment, or ``default`` when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise ImproperlyConfigured(f"{name} must be a whole number from 1, not {value!r}")
+    return int(value)
 
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -95,6 +106,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.api.ApiMiddleware",
+    # Before CsrfViewMiddleware, the first to read a request's body.
+    "config.uploads.BodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -250,6 +263,23 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# -- limits on what a request can make the site read or do (README, "Limits") ---------------------
+# Every one is refused with a clear error before the work starts, never with a 500.
+# JSON nested deeper than this is refused (the API's bodies, a pasted or uploaded protocol).
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
+# The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
+# limit up to this (config.uploads.upload_limit); a request body over its page's limit is a 413
+# before it is read. Other requests: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the
+# whole body.
+UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 20 * 1024 * 1024)
+# A CSV file of pairs: its size and its lines of pairs. The import holds the tournament's row
+# lock while it registers them, some 12 ms a pair on PostgreSQL: 1,000 pairs take 12 s.
+CSV_IMPORT_MAX_SIZE = env_int("CSV_IMPORT_MAX_SIZE", 1024 * 1024)
+CSV_IMPORT_MAX_LINES = env_int("CSV_IMPORT_MAX_LINES", 1000)
+# Deals in one partition, recorded or imported. A real one has a few dozen at most (40 to 50
+# minutes of play); the regulations' fixed-deals format allows up to 400.
+PARTITION_MAX_DEALS = env_int("PARTITION_MAX_DEALS", 500)
+
 REST_FRAMEWORK = {
     # Token first: a client that sent no credentials gets 401 with "WWW-Authenticate: Token".
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -258,6 +288,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # JSON only, through the site's one JSON reader (depth, NUL). A form's flat fields cannot say
+    # what the nested bodies mean (regulations, a pair's players); the CSV import takes its file
+    # as multipart besides.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     # JSON only, errors included; people browse the API at /api/docs/.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -278,6 +312,9 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TourStatusEnum": "tournaments.models.Tour.Status",
         "PartitionStatusEnum": "scoring.models.Partition.Status",
+        # Penalties and restarted deals each have their "code".
+        "PenaltyCodeEnum": "scoring.engine.rules.PENALTY_CODES",
+        "RestartCodeEnum": "scoring.engine.rules.RESTART_CODES",
     },
 }
 

@@ -19,12 +19,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, status
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ApiSchema, ErrorSerializer
+from config.parsers import JSONParser
 from tournaments import permissions
 from tournaments.api import ApiViewSet
 from tournaments.models import Pair, Player, Tournament
@@ -99,7 +99,7 @@ def _writes(summary: str, description: str, request) -> Any:
         "the rules say so), the clock running out, a no-show, a restarted deal; the chief referee also annuls "
         "violations and declares forfeits. The referee of the table, the chief referee or an organiser. "
         "A finished partition is closed: only a correction changes it.",
-        serializers.RecordSerializer),
+        serializers.RECORD_REQUEST),
     import_protocol=_writes(
         "Record a partition from a protocol",
         "A protocol document (domino-protocol/1), e.g. a paper protocol typed in; without `regulations` the "
@@ -318,8 +318,8 @@ class StandingsView(APIView):
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
-        if response.status_code >= 400 and isinstance(response, Response):
-            # Errors are JSON, whatever format was asked for.
+        if isinstance(response, Response) and (response.status_code >= 400 or request.method not in ("GET", "HEAD")):
+            # Errors (and what OPTIONS describes) are JSON, whatever format was asked for.
             response.accepted_renderer = JSONRenderer()
             response.accepted_media_type = JSONRenderer.media_type
         return response

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.uploads import upload_limit
 from tournaments import permissions
 from tournaments.models import Player, Table, Tour, Tournament
 
@@ -294,6 +297,7 @@ def batch_zip(request, tournament: Tournament, number: int, batch: int):
 
 
 @login_required
+@upload_limit(signing.MAX_PKCS12_SIZE)
 @require_http_methods(["GET", "POST"])
 def signing_key_page(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -363,6 +367,7 @@ def player_pin(request, pk: int):
 # -- public verification ----------------------------------------------------------------------
 
 
+@upload_limit("UPLOAD_MAX_SIZE")
 @require_http_methods(["GET", "POST"])
 def verify(request):
     """Check a protocol: upload its PDF, or type its code."""
@@ -371,11 +376,15 @@ def verify(request):
         code = documents.normalise_code(request.POST.get("code", ""))
         upload = request.FILES.get("file")
         if upload is not None:
-            data = upload.read(documents.MAX_UPLOAD + 1)
-            if len(data) > documents.MAX_UPLOAD:
-                messages.error(request, _("The file is too large: at most 20 MB."))
+            limit = settings.UPLOAD_MAX_SIZE
+            data = upload.read(limit + 1)
+            if len(data) > limit:
+                messages.error(request, _("The file is too large: at most %(size)s.") % {"size": filesizeformat(limit)})
             else:
                 result = documents.verify_pdf(data)
+        elif code and not documents.CODE_RE.match(code):
+            messages.error(request, _("A document's code is %(length)s letters and digits, as printed under its QR "
+                                      "code.") % {"length": documents.CODE_LENGTH})
         elif code:
             return redirect("protocol-short", code)
         else:

@@ -67,7 +67,6 @@ FONT_DIR = settings.BASE_DIR / "static" / "fonts"
 # The protocol sheets' stylesheet, shared by the print pages (as a static file) and the PDFs.
 SHEET_CSS = settings.BASE_DIR / "static" / "css" / "protocol-sheet.css"
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
-MAX_UPLOAD = 20 * 1024 * 1024
 
 
 

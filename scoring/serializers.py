@@ -9,13 +9,17 @@ standings rows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from scoring import engine
+from scoring.engine.rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES
 from tournaments.serializers import PairSerializer, PlayerSerializer
 
 from . import services
@@ -184,10 +188,136 @@ class PartitionDetailSerializer(serializers.Serializer):
     seats = PlayerSerializer(source="table.seats", many=True, help_text="Players at seats 1 to 4.")
 
 
+# -- strict types --------------------------------------------------------------------------------
+# What a recording sends is typed strictly: a seat is a JSON integer (never true, which Python
+# takes for 1, nor 2.0 or "2"), a flag is true or false (never "false"), a text is a string, and
+# a key the shape does not know is refused rather than stored in the history.
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: not a bool, a float or a text of digits."""
+
+    def to_internal_value(self, data):
+        if type(data) is not int:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false: not "false", 0 or 1."""
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string: not a number."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of the choices, as a JSON string."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+class ClosedSerializer(serializers.Serializer):
+    """Refuses the keys it does not know."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError({key: [_("Unknown field.")] for key in unknown})
+        return super().to_internal_value(data)
+
+
+def seat_field(**kwargs) -> StrictIntegerField:
+    return StrictIntegerField(min_value=1, max_value=4, help_text="Seat 1 to 4 (pair A: 1 and 3, pair B: 2 and 4).",
+                              **kwargs)
+
+
+# -- recording actions ---------------------------------------------------------------------------
+# The data of each action of services.OPERATIONS, one serializer each: the API's RecordSerializer
+# and the score sheet's forms (sheet_forms) check it here, so the service gets clean, typed data.
+# Shapes and types only: what the rules allow is the engine's.
+
+
+class PipsSerializer(ClosedSerializer):
+    A = StrictIntegerField(help_text="Pips left in the hands of pair A.")
+    B = StrictIntegerField(help_text="Pips left in the hands of pair B.")
+
+
+class LeadDataSerializer(ClosedSerializer):
+    seat = seat_field()
+
+
+class DealDataSerializer(ClosedSerializer):
+    end = StrictChoiceField(choices=DEAL_ENDS, help_text="How the deal ended.")
+    seat = seat_field(required=False, allow_null=True)
+    pips = PipsSerializer()
+
+
+class PenaltyDataSerializer(ClosedSerializer):
+    seat = seat_field()
+    code = StrictChoiceField(choices=PENALTY_CODES)
+
+
+class ViolationDataSerializer(PenaltyDataSerializer):
+    pass
+
+
+class AnnulDataSerializer(ClosedSerializer):
+    violation = StrictIntegerField(min_value=0, help_text="The violation's id (violations[].id).")
+    reason = StrictCharField(max_length=500)
+
+
+class TimeDataSerializer(ClosedSerializer):
+    during_deal = StrictBooleanField(help_text="true: during a deal (it is the last); false: between deals.")
+
+
+class NoShowDataSerializer(ClosedSerializer):
+    absent = StrictChoiceField(choices=("A", "B", "both"))
+
+
+class RestartDataSerializer(ClosedSerializer):
+    seat = seat_field()
+    code = StrictChoiceField(choices=RESTART_CODES)
+
+
+class ForfeitDataSerializer(ClosedSerializer):
+    pair = StrictChoiceField(choices=("A", "B"))
+
+
+#: The data serializer of each action of services.OPERATIONS.
+ACTION_DATA: dict[str, type[ClosedSerializer]] = {
+    "lead": LeadDataSerializer, "deal": DealDataSerializer, "penalty": PenaltyDataSerializer,
+    "violation": ViolationDataSerializer, "annul": AnnulDataSerializer, "time": TimeDataSerializer,
+    "no_show": NoShowDataSerializer, "restart": RestartDataSerializer, "forfeit": ForfeitDataSerializer,
+}
+
+
+def action_data(action: str, data: Any) -> dict[str, Any]:
+    """``data`` of ``action`` checked by its serializer, typed; a DRF ValidationError naming the bad
+    fields if not."""
+    serializer = ACTION_DATA[action](data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 # -- writes --------------------------------------------------------------------------------------
 
 
-class VersionField(serializers.IntegerField):
+class VersionField(StrictIntegerField):
     def __init__(self, **kwargs):
         kwargs.setdefault("help_text", "The version the client saw (current_version): a stale one is a 409 and "
                                        "nothing is stored. Leave it out to record on whatever is current.")
@@ -195,11 +325,31 @@ class VersionField(serializers.IntegerField):
 
 
 class RecordSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=list(services.OPERATIONS), help_text=(
-        "lead {seat}; deal {end, seat, pips: {A, B}}; penalty {seat, code}; violation {seat, code}; "
-        "annul {violation, reason}; time {during_deal}; no_show {absent}; restart {seat, code}; forfeit {pair}."))
-    data = serializers.DictField(help_text="The action's data, as listed for action.")
+    """One line of the score sheet: the action, and its data checked by the action's serializer."""
+
+    action = serializers.ChoiceField(choices=list(ACTION_DATA))
+    data = serializers.DictField(help_text="The action's data.")
     version = VersionField()
+
+    def validate(self, attrs):
+        try:
+            attrs["data"] = action_data(attrs["action"], attrs["data"])
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError({"data": error.detail}) from None
+        return attrs
+
+
+def _record_shape(action: str, data: type[ClosedSerializer]) -> type[serializers.Serializer]:
+    """The request of one action, for the schema (RecordSerializer reads them all)."""
+    return type(f"Record{data.__name__.removesuffix('DataSerializer')}Serializer", (serializers.Serializer,), {
+        "action": serializers.ChoiceField(choices=[action]), "data": data(), "version": VersionField(),
+        "__module__": __name__})
+
+
+#: The request of POST .../record/ for the schema: one shape per action.
+RECORD_REQUEST = PolymorphicProxySerializer(
+    component_name="Record", resource_type_field_name="action",
+    serializers={action: _record_shape(action, data) for action, data in ACTION_DATA.items()})
 
 
 class ImportSerializer(serializers.Serializer):
@@ -221,20 +371,14 @@ class ImportSerializer(serializers.Serializer):
 class ImportOptionsSerializer(serializers.Serializer):
     """What an import request carries beside the protocol document."""
 
-    reason = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+    reason = StrictCharField(required=False, allow_blank=True, default="", trim_whitespace=False, max_length=500)
     version = VersionField()
 
 
-class DealSummarySerializer(serializers.Serializer):
-    end = serializers.CharField(help_text="domino, fish or false_pass.")
-    seat = serializers.IntegerField(required=False, allow_null=True)
-    pips = TotalsSerializer(help_text="Pips left in each pair's hands.")
-
-
-class CorrectDealSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, help_text="The deal to correct, from 1.")
-    deal = DealSummarySerializer()
-    reason = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+class CorrectDealSerializer(ClosedSerializer):
+    number = StrictIntegerField(min_value=1, help_text="The deal to correct, from 1.")
+    deal = DealDataSerializer(help_text="The deal as it ended, in summary form.")
+    reason = StrictCharField(required=False, allow_blank=True, default="", trim_whitespace=False, max_length=500)
     version = VersionField()
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config import jsonreader
 from scoring import engine
 from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all
@@ -65,14 +67,16 @@ def _store(partition: Partition, game: engine.Partition) -> None:
     partition.started_at = partition.started_at or now
 
 
-# Operations of the score sheet: name -> (what it does to the engine's partition).
+# Operations of the score sheet: name -> (what it does to the engine's partition). Their data
+# comes checked and typed by the action's serializer (scoring.serializers.ACTION_DATA: the API and
+# the score sheet's forms); a key missing here is a bug, not bad input.
 OPERATIONS: dict[str, Callable[[engine.Partition, Mapping[str, Any]], Any]] = {
     "lead": lambda g, d: g.draw_lead(d["seat"]),
     "deal": lambda g, d: g.record_deal(d["end"], d.get("seat"), (d["pips"]["A"], d["pips"]["B"])),
     "penalty": lambda g, d: g.write_penalty(d["seat"], d["code"]),
     "violation": lambda g, d: g.record_violation(d["seat"], d["code"]),
     "annul": lambda g, d: g.annul_violation(d["violation"], d["reason"]),
-    "time": lambda g, d: g.expire_time(bool(d["during_deal"])),
+    "time": lambda g, d: g.expire_time(d["during_deal"]),
     "no_show": lambda g, d: g.record_no_show(d["absent"]),
     "restart": lambda g, d: g.restart_deal(d["seat"], d["code"]),
     "forfeit": lambda g, d: g.forfeit(d["pair"]),
@@ -87,6 +91,11 @@ def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply
     key = (idempotency_key or "").strip()
     if len(key) > 100:
         raise ValidationError(_("An idempotency key has at most 100 characters."))
+    try:
+        # What is stored: the database may not take it (PostgreSQL stores no NUL character).
+        jsonreader.check({"data": data, "reason": reason, "key": key})
+    except jsonreader.JsonError as error:
+        raise ValidationError(str(error)) from None
     with transaction.atomic():
         partition = (Partition.objects.select_for_update(of=("self",))
                      .select_related("table__tour__tournament").get(pk=partition_id))
@@ -137,6 +146,13 @@ def _update_tour(tour: Tour) -> None:
         tour.save(update_fields=["status"])
 
 
+def _check_deal_count(deals: int) -> None:
+    """Refuse a partition of more deals than PARTITION_MAX_DEALS: no real one comes near it, and
+    every change replays the partition from its first event."""
+    if deals > settings.PARTITION_MAX_DEALS:
+        raise ValidationError(_("A partition has at most %(count)s deals.") % {"count": settings.PARTITION_MAX_DEALS})
+
+
 def _engine_error(error: engine.RulesError) -> ValidationError:
     """The engine's refusal, in the user's language."""
     return ValidationError(error.translate(_))
@@ -159,13 +175,13 @@ def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, ver
         if partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
                                     "giving a reason."))
+        if action == "deal":
+            _check_deal_count(partition.deals + 1)
         game = engine_partition(partition)
         try:
             operation(game, data)
         except engine.RulesError as error:
             raise _engine_error(error) from None
-        except (KeyError, TypeError) as error:
-            raise ValidationError(_("The data of %(action)s lacks %(key)s.") % {"action": action, "key": error}) from None
         _store(partition, game)
 
     return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
@@ -182,6 +198,8 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     rules = partition.table.tour.tournament.rules
     if not isinstance(document, Mapping):
         raise ValidationError(_("A protocol must be a JSON object."))
+    if isinstance(document.get("deals"), list):
+        _check_deal_count(len(document["deals"]))  # before the engine replays them
     try:
         game, _pairs = engine.read_protocol({"regulations": rules.to_dict(), **document})
     except engine.RulesError as error:
@@ -217,7 +235,8 @@ def correct(user, partition_id: int, game: engine.Partition, *, reason: str, ver
 
 def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
                  version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
-    """Correct deal ``number`` (summary form: end, seat, pips) and replay everything after it.
+    """Correct deal ``number`` (summary form: end, seat, pips, as the ``deal`` action's serializer
+    checks it) and replay everything after it.
 
     The correction is computed from the state read here: it is stored only if the partition is
     still at that version (a change in between is a :class:`Conflict`, not a lost update)."""
@@ -229,15 +248,13 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
     deal_events = [k for k, e in enumerate(stored["events"]) if e["type"] == "deal"]
     if not 1 <= number <= len(deal_events):
         raise ValidationError(_("There is no deal %(number)s.") % {"number": number})
+    pips = deal["pips"]
+    stored["events"][deal_events[number - 1]] = {
+        "type": "deal", "end": deal["end"], "seat": deal.get("seat"), "pips": [pips["A"], pips["B"]]}
     try:
-        pips = deal["pips"]
-        stored["events"][deal_events[number - 1]] = {
-            "type": "deal", "end": deal["end"], "seat": deal.get("seat"), "pips": [pips["A"], pips["B"]]}
         corrected = engine.Partition.from_dict(stored)
     except engine.RulesError as error:
         raise _engine_error(error) from None
-    except (KeyError, TypeError) as error:
-        raise ValidationError(_("The corrected deal lacks %(key)s.") % {"key": error}) from None
     return correct(user, partition_id, corrected, reason=reason, version=version, idempotency_key=idempotency_key,
                    address=address, data={"deal": number, **dict(deal)})
 

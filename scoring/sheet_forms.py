@@ -9,20 +9,23 @@ tab that recorded on an older version gets a conflict instead of overwriting.
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
-from .engine.rules import PENALTY_CODES
+from config.api import flatten
+from config.jsonreader import JsonError, read_json
+
+from .engine.rules import PENALTY_CODES, RESTART_CODES
 from .labels import VIOLATIONS
+from .serializers import action_data
 
 SEATS = [(n, str(n)) for n in (1, 2, 3, 4)]
 PAIRS = [("A", _("Pair A")), ("B", _("Pair B"))]
-RESTART_CODES = ("wrong_lead", "out_of_turn")
 #: How a deal ended: ``end`` or ``end-seat``.
 END_CHOICES = ([(f"domino-{n}", f"domino-{n}") for n in (1, 2, 3, 4)] + [("fish", "fish")]
                + [(f"fish-{n}", f"fish-{n}") for n in (1, 2, 3, 4)]
@@ -40,12 +43,30 @@ class StampedForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     key = forms.CharField(max_length=100, required=False, widget=forms.HiddenInput)
 
+
+class ActionForm(StampedForm):
+    """A form of one action of the sheet: ``recording`` is the action and its data once valid."""
+
+    recording: tuple[str, dict[str, Any]]
+
     def operation(self) -> tuple[str, dict[str, Any]]:
-        """The service action and its data."""
+        """The service action and its data, from the cleaned fields."""
         raise NotImplementedError
 
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            # The data of the action, checked by the same serializer as the API's (strict types).
+            action, payload = self.operation()
+            try:
+                self.recording = (action, action_data(action, payload))
+            except serializers.ValidationError as error:
+                raise ValidationError([f"{field}: {message}" for field, messages in flatten(error.detail).items()
+                                       for message in messages]) from None
+        return data
 
-class LeadForm(StampedForm):
+
+class LeadForm(ActionForm):
     action = "lead"
     seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={
         "required": _("Tap the seat that won the lead draw.")})
@@ -54,7 +75,7 @@ class LeadForm(StampedForm):
         return "lead", {"seat": self.cleaned_data["seat"]}
 
 
-class DealEndForm(StampedForm):
+class DealEndForm(ActionForm):
     """How a deal ended and the pips left in the hands of each pair."""
 
     end = forms.ChoiceField(choices=END_CHOICES, error_messages={
@@ -77,7 +98,7 @@ class DealForm(DealEndForm):
         return "deal", self.deal()
 
 
-class ViolationForm(StampedForm):
+class ViolationForm(ActionForm):
     """A violation (the engine decides: a warning first where the rules say so, else a penalty)
     or a penalty written at once."""
 
@@ -92,7 +113,7 @@ class ViolationForm(StampedForm):
         return self.cleaned_data["kind"], {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
 
 
-class TimeForm(StampedForm):
+class TimeForm(ActionForm):
     action = "time"
     during_deal = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
 
@@ -100,7 +121,7 @@ class TimeForm(StampedForm):
         return "time", {"during_deal": self.cleaned_data["during_deal"]}
 
 
-class NoShowForm(StampedForm):
+class NoShowForm(ActionForm):
     action = "no_show"
     absent = forms.ChoiceField(choices=PAIRS + [("both", _("Both pairs"))])
 
@@ -108,7 +129,7 @@ class NoShowForm(StampedForm):
         return "no_show", {"absent": self.cleaned_data["absent"]}
 
 
-class RestartForm(StampedForm):
+class RestartForm(ActionForm):
     action = "restart"
     seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={"required": _("Tap the offending seat.")})
     code = forms.ChoiceField(choices=[(c, VIOLATIONS[c]) for c in RESTART_CODES], error_messages={
@@ -118,7 +139,7 @@ class RestartForm(StampedForm):
         return "restart", {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
 
 
-class ForfeitForm(StampedForm):
+class ForfeitForm(ActionForm):
     action = "forfeit"
     pair = forms.ChoiceField(choices=PAIRS)
 
@@ -126,7 +147,7 @@ class ForfeitForm(StampedForm):
         return "forfeit", {"pair": self.cleaned_data["pair"]}
 
 
-class AnnulForm(StampedForm):
+class AnnulForm(ActionForm):
     action = "annul"
     violation = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(label=_("Reason"), max_length=500, error_messages={
@@ -137,12 +158,15 @@ class AnnulForm(StampedForm):
 
 
 #: The forms of the sheet by the ``action`` they post.
-SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in (
+SHEET_FORMS: dict[str, type[ActionForm]] = {form.action: form for form in (
     LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
 
 
 class CorrectionForm(DealEndForm):
     """The chief referee's correction of one deal, with the reason."""
+
+    def operation(self):
+        return "deal", self.deal()
 
     reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
                              error_messages={"required": _("A correction needs a reason.")})
@@ -160,16 +184,12 @@ class ImportForm(StampedForm):
     def clean(self):
         data = super().clean()
         upload, text = data.get("file"), (data.get("text") or "").strip()
-        if upload is not None:
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                raise ValidationError(_("The file is not UTF-8 text.")) from None
-        if not text:
+        # The request's body is bounded (config.uploads), the file with it.
+        content = upload.read() if upload is not None else text
+        if not content.strip():
             raise ValidationError(_("Choose a protocol file or paste the protocol."))
         try:
-            data["document"] = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValidationError(_("The protocol is not valid JSON (line %(line)s, column %(column)s).")
-                                  % {"line": error.lineno, "column": error.colno}) from None
+            data["document"] = read_json(content)
+        except JsonError as error:
+            raise ValidationError(str(error)) from None
         return data

@@ -189,7 +189,7 @@ def sheet(request, slug: str, number: int, table: int):
             raise Http404(_("There is no such action."))
         bound = form_class(request.POST)
         if bound.is_valid():
-            action, data = bound.operation()
+            action, data = bound.recording
             try:
                 partition = services.record(request.user, partition.pk, action, data,
                                             version=bound.cleaned_data["version"],
@@ -359,7 +359,7 @@ def sheet_correct(request, slug: str, number: int, table: int, deal: int):
     if request.method == "POST" and form.is_valid():
         try:
             partition = services.correct_deal(
-                request.user, partition.pk, deal, form.deal(), reason=form.cleaned_data["reason"],
+                request.user, partition.pk, deal, form.recording[1], reason=form.cleaned_data["reason"],
                 version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"],
                 address=_address(request))
         except services.Conflict:

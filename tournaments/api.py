@@ -19,7 +19,8 @@ from rest_framework.decorators import action
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.api import ApiSchema
+from config.api import ApiSchema, ErrorSerializer
+from config.uploads import upload_limit
 
 from . import permissions, serializers, services
 from .models import Bye, Entry, Pair, Player, SitOut, Table, Tour, Tournament
@@ -108,7 +109,10 @@ class TournamentViewSet(TournamentScoped):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Roles in a tournament", description="Staff of the tournament only."),
+    list=extend_schema(summary="Roles in a tournament", description="Staff of the tournament only.",
+                       responses={200: serializers.RoleSerializer(many=True),
+                                  401: OpenApiResponse(ErrorSerializer, description="Not authenticated."),
+                                  403: OpenApiResponse(ErrorSerializer, description="Not of the tournament's staff.")}),
     create=extend_schema(summary="Give a user a role", description="Organisers only.",
                          request=serializers.RoleCreateSerializer, responses={201: serializers.RoleSerializer}),
     destroy=extend_schema(summary="Take a role away", description="Organisers only; a tournament keeps "
@@ -176,16 +180,12 @@ class PlayerViewSet(ApiViewSet):
 
 
 class CsvParser(BaseParser):
-    """A text/csv body, as bytes: the service decodes it."""
+    """A text/csv body, as bytes: the service decodes it, and refuses it past its size."""
 
     media_type = "text/csv"
 
     def parse(self, stream, media_type=None, parser_context=None) -> bytes:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        data = stream.read(limit + 1 if limit is not None else -1)
-        if limit is not None and len(data) > limit:
-            raise exceptions.ParseError(_("The file is too large."))
-        return data
+        return stream.read(settings.CSV_IMPORT_MAX_SIZE + 1)
 
 
 @extend_schema_view(
@@ -237,9 +237,10 @@ class PairViewSet(TournamentScoped):
 
     @action(detail=False, methods=["post"], url_path="import",
             parser_classes=[CsvParser, MultiPartParser, FormParser])
+    @upload_limit("CSV_IMPORT_MAX_SIZE")
     def import_csv(self, request, slug):
-        if isinstance(request.data, bytes):
-            content = request.data
+        if request.content_type.startswith(CsvParser.media_type):
+            content = request.data or b""  # an empty body is an empty file
         else:
             content = _valid(serializers.CsvUploadSerializer, request)["file"].read()
         report = services.import_pairs_csv(request.user, self.tournament, content)

@@ -234,15 +234,7 @@ class PairForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    MAX_BYTES = 1024 * 1024
-
     file = forms.FileField(label=_("CSV file"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}))
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > self.MAX_BYTES:
-            raise ValidationError(_("The file is larger than 1 MB: split it."))
-        return upload
 
 
 # -- tours -------------------------------------------------------------------------------------------

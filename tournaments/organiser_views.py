@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from config.uploads import upload_limit
+
 from . import permissions, services
 from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
                     SeatingForm, TournamentEditForm, TournamentForm, show_error)
@@ -212,11 +214,13 @@ def entry_withdraw(request, tournament, pk: int):
 
 
 @organiser_page
+@upload_limit("CSV_IMPORT_MAX_SIZE")
 def pairs_import(request, tournament):
     form = ImportForm(_posted(request), request.FILES if request.method == "POST" else None)
     report = None
     if request.method == "POST" and form.is_valid():
         try:
+            # The body is bounded (config.uploads); the service refuses a file past its size.
             report = services.import_pairs_csv(request.user, tournament, form.cleaned_data["file"].read())
         except ValidationError as error:
             show_error(error, form)

@@ -21,7 +21,8 @@ class ImportLineErrorSerializer(serializers.Serializer):
 
 
 class ImportLineErrorsSerializer(serializers.Serializer):
-    lines = ImportLineErrorSerializer(many=True)
+    lines = ImportLineErrorSerializer(many=True, required=False, help_text=(
+        "The refused lines, when the file was read; otherwise the fields, as in every error."))
 
 
 class ImportRefusedSerializer(serializers.Serializer):
@@ -134,6 +135,9 @@ class ImportedSerializer(serializers.Serializer):
 
 
 class PartitionSerializer(serializers.ModelSerializer):
+    winner = serializers.ChoiceField(choices=Partition.Winner.choices, allow_blank=True, read_only=True,
+                                     help_text="A, B, or empty (not decided, or both pairs absent).")
+
     class Meta:
         model = Partition
         fields = ["id", "status", "winner", "reason", "points_a", "points_b", "version", "started_at",
@@ -143,7 +147,7 @@ class PartitionSerializer(serializers.ModelSerializer):
 
 
 class TableSerializer(serializers.ModelSerializer):
-    referee = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     pair_a = PairSerializer(read_only=True, help_text="Seats 1 and 3.")
     pair_b = PairSerializer(read_only=True, help_text="Seats 2 and 4.")
     seat1 = PlayerSerializer(read_only=True)

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable, Mapping, Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -276,17 +279,38 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
 
     The header names the columns: ``last_name_1`` and ``last_name_2`` are required;
     ``first_name_N``, ``club_N``, ``city_N``, ``federation_id_N`` and ``number`` are optional.
-    Commas or semicolons. Every bad row is reported with its line; then nothing is imported.
+    Commas or semicolons; any line endings. Every bad row is reported with its line; then nothing
+    is imported. The file has at most ``CSV_IMPORT_MAX_SIZE`` bytes and ``CSV_IMPORT_MAX_LINES``
+    lines of pairs: the whole file is read and checked before the first pair is registered.
     """
     require_manage(user, tournament)
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > settings.CSV_IMPORT_MAX_SIZE:
+        raise ValidationError(_("The file is too large: at most %(size)s.")
+                              % {"size": filesizeformat(settings.CSV_IMPORT_MAX_SIZE)})
     text = _decode(data)
     try:
-        dialect = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t")
+        dialect = csv.Sniffer().sniff(_LINE_END.split(text, 1)[0], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
-    header = [h.strip() for h in reader.fieldnames or []]
-    reader.fieldnames = header
+    # newline="": the csv module itself splits the lines, whichever ending they have.
+    reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
+    rows: list[tuple[int, dict[str, str | None]]] = []
+    errors: list[tuple[int, str]] = []
+    try:
+        header = [h.strip() for h in reader.fieldnames or []]
+        reader.fieldnames = header
+        for row in reader:
+            if any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                rows.append((reader.line_num, row))
+            if len(rows) > settings.CSV_IMPORT_MAX_LINES:
+                raise ValidationError(_("The file has more than %(count)s lines of pairs: split it.")
+                                      % {"count": settings.CSV_IMPORT_MAX_LINES})
+    except csv.Error:
+        # The csv module's one refusal of decoded text: a field over its limit. (DictReader's own
+        # line_num is the last line it returned; its reader's, the one refused.)
+        return ImportReport(0, ((reader.reader.line_num, _("a field is longer than %(count)s characters.")
+                                 % {"count": csv.field_size_limit()}),))
     missing = [c for c in ("last_name_1", "last_name_2") if c not in header]
     unknown = [c for c in header if c not in CSV_COLUMNS]
     if missing or unknown:
@@ -296,14 +320,18 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         if unknown:
             problems.append(_("unknown columns: %(columns)s") % {"columns": ", ".join(unknown)})
         return ImportReport(0, ((1, "; ".join(problems)),))
-    errors: list[tuple[int, str]] = []
+    for line, row in rows:
+        extra = row.pop(None, None) or []  # fields past the header's columns
+        if any(v.strip() for v in extra):
+            errors.append((line, _("more fields than the header has columns.")))
+        elif any("\x00" in (v or "") for v in row.values()):
+            errors.append((line, _("a NUL character, which cannot be stored.")))
+    if errors:
+        return ImportReport(0, tuple(errors))
     created = 0
     try:
         with transaction.atomic():
-            for row in reader:
-                line = reader.line_num
-                if not any((v or "").strip() for v in row.values()):
-                    continue
+            for line, row in rows:
                 try:
                     with transaction.atomic():
                         number = (row.get("number") or "").strip()
@@ -325,8 +353,12 @@ class _Rollback(Exception):
     """Undo a whole import when any row was bad."""
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def _whole(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    # ASCII digits only: str.isdigit() also takes "²" and other digits int() refuses.
+    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
         raise ValidationError(_("The start number must be a whole number from 1, not %(value)s.") % {"value": text})
     return int(text)
 

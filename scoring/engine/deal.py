@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from .errors import IllegalMove, RulesError, gettext_noop
 from .tiles import ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Tile, indices_of, parse_tile, pips_of, tile_index
 
-__all__ = ["Deal", "DealOutcome", "Move", "deal_hands", "new_seed", "pair_of", "LEFT", "RIGHT"]
+__all__ = ["Deal", "DealOutcome", "Move", "deal_hands", "new_seed", "is_seat", "pair_of", "LEFT", "RIGHT"]
 
 LEFT = "left"
 RIGHT = "right"
@@ -31,6 +31,12 @@ _TILE_AT = tuple(tile_index(a, b) for a in range(7) for b in range(7))
 
 #: Default move allowances (time_single, time_several, time_fish, time_pass), RULES 6.
 DEFAULT_TIMES = (5, 20, 60, 5)
+
+
+def is_seat(value: Any) -> bool:
+    """Whether ``value`` is a seat, 1 to 4, as a whole number: not ``True`` (which Python takes
+    for 1), ``2.0`` or ``"2"``."""
+    return type(value) is int and 1 <= value <= 4
 
 
 def pair_of(seat: int) -> str:
@@ -125,9 +131,9 @@ class Deal:
     def __init__(self, hands: Sequence[int | Iterable[Tile | int | str]], leader: int,
                  times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None):
         """``hands``: four hands for seats 1..4, as masks or tiles; all 28 tiles, 7 each."""
-        if leader not in (1, 2, 3, 4):
+        if not is_seat(leader):
             raise IllegalMove(gettext_noop("the leader must be a seat 1 to 4, got %(leader)s"), leader=repr(leader))
-        masks = [h if isinstance(h, int) else self._hand_mask(seat, h)
+        masks = [h if type(h) is int else self._hand_mask(seat, h)
                  for seat, h in enumerate(hands, 1)]
         self._check_hands(masks)
         self.hands: list[int] = masks
@@ -150,6 +156,9 @@ class Deal:
 
     @staticmethod
     def _hand_mask(seat: int, tiles: Iterable[Tile | int | str]) -> int:
+        if not isinstance(tiles, (list, tuple, set, frozenset)):
+            raise IllegalMove(gettext_noop("a hand is a list of tiles, got %(hand)s"), hand=repr(tiles)).at(
+                gettext_noop("hand of seat %(seat)s"), seat=seat)
         mask = 0
         for tile in tiles:
             try:
@@ -306,6 +315,8 @@ class Deal:
     def _check_turn(self, seat: int | None) -> None:
         if self.outcome is not None:
             raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
+        if seat is not None and not is_seat(seat):
+            raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if seat is not None and seat != self.turn + 1:
             raise IllegalMove(gettext_noop("seat %(seat)s moves out of turn: seat %(turn)s is to move"), seat=seat,
                               turn=self.turn + 1)
@@ -407,7 +418,7 @@ class Deal:
         been hidden), so it takes the referee's word, as RULES 7 does.
         """
         self._check_turn(None)
-        if seat not in (1, 2, 3, 4):
+        if not is_seat(seat):
             raise IllegalMove(gettext_noop("a false pass needs a seat 1 to 4, got %(seat)s"), seat=repr(seat))
         self.outcome = DealOutcome("false_pass", seat, self.pair_pips())
 
@@ -419,6 +430,8 @@ class Deal:
         ``touched_tile`` violation, which the partition records).
         """
         self._check_turn(None)
+        if not is_seat(seat):
+            raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if kind not in ("touched", "exposed"):
             raise IllegalMove(gettext_noop("unknown mark %(kind)s"), kind=repr(kind))
         index = _tile_and_first(tile)[0]
@@ -503,11 +516,11 @@ class Deal:
     def apply(self, move: Mapping[str, Any]) -> None:
         """Apply one protocol move: ``{"seat", "tile", "end"?}``, ``{"seat", "pass": true}`` or a
         mark ``{"seat", "touched"|"exposed": tile}``."""
-        if not isinstance(move, Mapping) or not isinstance(move.get("seat"), int):
+        if not isinstance(move, Mapping) or "seat" not in move:
             raise IllegalMove(gettext_noop("a move must be an object with a seat 1 to 4"))
         seat = move["seat"]
-        if seat not in (1, 2, 3, 4):
-            raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=seat)
+        if not is_seat(seat):
+            raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         kinds = [k for k in ("tile", "pass", "touched", "exposed") if k in move]
         unknown = set(move) - {"seat", "tile", "end", "pass", "touched", "exposed"}
         if len(kinds) != 1 or unknown:

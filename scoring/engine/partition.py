@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from . import rules
-from .deal import Deal, DealOutcome, pair_of
+from .deal import Deal, DealOutcome, is_seat, pair_of
 from .errors import PartitionError, RulesError, gettext_noop
 from .regulations import Regulations
 from .tiles import Tile
@@ -135,6 +135,10 @@ class Partition:
         of each (seat, code) the players at those seats had in earlier partitions."""
         self.regulations = regulations or Regulations()
         self.earlier_violations = dict(earlier_violations or {})
+        for (seat, code), count in self.earlier_violations.items():
+            if not (is_seat(seat) and code in rules.VIOLATION_CODES and type(count) is int and count >= 0):
+                raise PartitionError(gettext_noop("earlier violations are counted by seat 1 to 4 and code, got %(item)s"),
+                                     item=repr((seat, code, count)))
         self.events: list[dict[str, Any]] = []
         self.current: Deal | None = None
         self._state = _State()
@@ -280,7 +284,7 @@ class Partition:
         s, seat = self._state, event["seat"]
         if s.first_leader is not None:
             raise PartitionError(gettext_noop("the lead draw is already recorded (seat %(seat)s)"), seat=s.first_leader)
-        if seat not in (1, 2, 3, 4):
+        if not is_seat(seat):
             raise PartitionError(gettext_noop("the leader must be a seat 1 to 4, got %(seat)s"), seat=repr(seat))
         s.first_leader = s.next_leader = seat
 
@@ -310,13 +314,13 @@ class Partition:
                 raise PartitionError(gettext_noop("the deal is not over: only a finished deal is recorded"))
             return self._score(deal.outcome, deal)  # type: ignore[arg-type]
         end, seat, pips = event.get("end"), event.get("seat"), event.get("pips")
-        if end not in ("domino", "fish", "false_pass"):
+        if end not in rules.DEAL_ENDS:
             raise PartitionError(gettext_noop("a deal ends with \"domino\", \"fish\" or \"false_pass\", got %(end)s"),
                                  end=repr(end))
         if seat is None and end != "fish":
             raise PartitionError(gettext_noop("domino needs the seat that made it") if end == "domino"
                                  else gettext_noop("false_pass needs the seat that passed falsely"))
-        if seat is not None and seat not in (1, 2, 3, 4):
+        if seat is not None and not is_seat(seat):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if not isinstance(pips, (list, tuple)) or len(pips) != 2:
             raise PartitionError(gettext_noop("pips must give pair A and pair B"))
@@ -416,7 +420,7 @@ class Partition:
             raise
 
     def _on_restart(self, event: dict[str, Any]) -> PenaltyRecord:
-        if event.get("code") not in ("wrong_lead", "out_of_turn"):
+        if event.get("code") not in rules.RESTART_CODES:
             raise PartitionError(gettext_noop("a deal is restarted for wrong_lead or out_of_turn, not %(code)s"),
                                  code=repr(event.get("code")))
         self._check_open()
@@ -429,7 +433,7 @@ class Partition:
 
     def _on_penalty(self, event: dict[str, Any]) -> PenaltyRecord:
         seat, code = event.get("seat"), event.get("code")
-        if seat not in (1, 2, 3, 4):
+        if not is_seat(seat):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if code not in rules.PENALTY_CODES:
             raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
@@ -468,7 +472,7 @@ class Partition:
 
     def _on_violation(self, event: dict[str, Any]) -> ViolationRecord:
         s, seat, code = self._state, event.get("seat"), event.get("code")
-        if seat not in (1, 2, 3, 4):
+        if not is_seat(seat):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if code == "no_show" or code not in rules.VIOLATION_CODES:
             raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
@@ -497,7 +501,7 @@ class Partition:
             raise PartitionError(gettext_noop("an annulment needs a reason"))
         if self._replaying:
             return
-        if not (isinstance(vid, int) and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
+        if not (type(vid) is int and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
             raise PartitionError(gettext_noop("no violation %(id)s to annul"), id=repr(vid))
         if vid in self._annulled:
             raise PartitionError(gettext_noop("violation %(id)s is already annulled"), id=vid)
@@ -516,11 +520,13 @@ class Partition:
 
     def _on_time(self, event: dict[str, Any]) -> None:
         self._check_open()
-        s = self._state
+        s, during_deal = self._state, event.get("during_deal")
+        if type(during_deal) is not bool:
+            raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
         if s.time_expired is not None:
             raise PartitionError(gettext_noop("the clock has already run out"))
         played = len(s.deals)
-        s.time_expired = ("during_deal", played + 1) if event.get("during_deal") else ("after_deal", played)
+        s.time_expired = ("during_deal", played + 1) if during_deal else ("after_deal", played)
         self._decide()
 
     def record_no_show(self, absent: str) -> Decision:

@@ -114,7 +114,7 @@ def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, int, str]]:
         if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
             raise _fail(gettext_noop("a penalty has exactly after_deal, seat and code")).at(gettext_noop("penalty %(n)s"), n=k)
         after = item["after_deal"]
-        if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= deals:
+        if type(after) is not int or not 0 <= after <= deals:
             raise _fail(gettext_noop("after_deal must be 0 to %(deals)s (the deals given), got %(value)s"), deals=deals,
                         value=repr(after)).at(gettext_noop("penalty %(n)s"), n=k)
         result.append((after, item["seat"], item["code"]))
@@ -129,7 +129,7 @@ def _read_time(value: Any, deals: int) -> tuple[str, int] | None:
         raise _fail(gettext_noop("must be {\"during_deal\": N} or {\"after_deal\": N}"), "time_expired")
     kind, n = next(iter(value.items()))
     low, high = (1, deals + 1) if kind == "during_deal" else (0, deals)
-    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
+    if type(n) is not int or not low <= n <= high:
         raise _fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
                     "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
     return kind, n

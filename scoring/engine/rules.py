@@ -11,10 +11,12 @@ from .errors import PartitionError, gettext_noop
 from .regulations import Regulations
 
 __all__ = [
-    "VIOLATION_CODES", "ESCALATING_CODES", "PENALTY_CODES", "other_pair", "deal_base_points",
+    "DEAL_ENDS", "VIOLATION_CODES", "ESCALATING_CODES", "PENALTY_CODES", "RESTART_CODES", "other_pair", "deal_base_points",
     "deal_winner", "check_pips", "next_leader", "violation_consequence", "penalty_delta",
 ]
 
+#: How a deal ends (RULES 4, 7).
+DEAL_ENDS = ("domino", "fish", "false_pass")
 #: Codes of RULES 7.
 VIOLATION_CODES = ("move_time", "conduct", "signs", "touched_tile", "wrong_lead", "out_of_turn",
                    "false_pass", "moved_tiles", "no_show")
@@ -22,6 +24,8 @@ VIOLATION_CODES = ("move_time", "conduct", "signs", "touched_tile", "wrong_lead"
 ESCALATING_CODES = frozenset({"move_time", "conduct"})
 #: Codes a penalty can be written for (a no-show loses the partition instead).
 PENALTY_CODES = tuple(c for c in VIOLATION_CODES if c != "no_show")
+#: Violations for which the opponents may have the deal dealt again (RULES 7).
+RESTART_CODES = ("wrong_lead", "out_of_turn")
 
 #: Most pips the hands can hold at fish: the 7 tiles of the fish number lie on the table, and
 #: those of 0 (the fewest pips, 21) leave 147.
@@ -56,7 +60,7 @@ def deal_winner(outcome: DealOutcome, regulations: Regulations) -> str | None:
 def check_pips(end: str, pips: tuple[int, int]) -> None:
     """Refuse pips a deal cannot end with (summary form)."""
     for pair, value in zip("AB", pips):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        if type(value) is not int or value < 0:
             raise PartitionError(gettext_noop("pips of pair %(pair)s must be a whole number 0 or more, got %(value)s"),
                                  pair=pair, value=repr(value))
     total = pips[0] + pips[1]

@@ -160,8 +160,15 @@ def test_import_refuses_a_wrong_header_no_file_and_an_individual_tournament(worl
     assert fixed_pairs(world.cup).count() == 4 and not Tournament.objects.get(slug="solo").pairs.exists()
 
 
-def test_import_refuses_a_body_over_the_upload_limit(world, settings):
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 40
-    response = client(world.org).post("/api/tournaments/cup/pairs/import/", CSV, content_type="text/csv")
-    assert response.status_code == 400 and response.json() == {"detail": "The file is too large."}
-    assert fixed_pairs(world.cup).count() == 4
+def test_import_refuses_a_file_over_its_size_limit(world, settings):
+    body = CSV.encode()
+    settings.CSV_IMPORT_MAX_SIZE = len(body)  # at the limit: imported
+    response = client(world.org).post("/api/tournaments/cup/pairs/import/", body, content_type="text/csv")
+    assert response.status_code == 201
+    settings.CSV_IMPORT_MAX_SIZE = len(body) - 1  # one byte past it: refused, as text/csv or as a file
+    response = client(world.org).post("/api/tournaments/cup/pairs/import/", body, content_type="text/csv")
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"The file is too large: at most {len(body) - 1}\xa0bytes."}
+    upload = SimpleUploadedFile("pairs.csv", body, content_type="text/csv")
+    response = client(world.org).post("/api/tournaments/cup/pairs/import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400 and response.json()["detail"].startswith("The file is too large")

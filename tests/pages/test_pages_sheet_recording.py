@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from builders import refereed_tour, user
-from scoring import labels, services
+from scoring import labels, services, sheet_forms
 from scoring.engine.rules import VIOLATION_CODES
 from scoring.models import Partition, PartitionChange
 from tournaments.models import Tour
@@ -297,7 +297,7 @@ def test_import_and_export_from_the_sheet(client, setup):
                      {"end": "domino", "seat": 1, "pips": {"A": 10, "B": 60}}]}
     form = text(client.get(sheet_url(table, "import/")))
     bad = client.post(sheet_url(table, "import/"), {**stamp_of(form), "text": "{not json"})
-    assert "not valid JSON (line 1, column 2)" in text(bad)
+    assert "The JSON is not valid (line 1, column 2)." in text(bad)
     wrong = {**doc, "deals": [{"end": "fish", "pips": {"A": 1}}]}
     page = plain(text(client.post(sheet_url(table, "import/"), {**stamp_of(form), "text": json.dumps(wrong)})))
     assert "deal 1" in page and stored(p).version == 0
@@ -314,6 +314,41 @@ def test_import_and_export_from_the_sheet(client, setup):
     form = text(client.get(sheet_url(table, "import/")))
     page = plain(text(client.post(sheet_url(table, "import/"), {**stamp_of(form), "text": json.dumps(doc)})))
     assert "already recorded" in page and stored(p).version == 1
+
+
+def test_the_sheets_forms_go_through_the_actions_serializers(client, setup, monkeypatch):
+    client.force_login(setup["ref"])
+    table, p = setup["table"], setup["p1"]
+    post(client, table, "lead", {"seat": 1})
+    post(client, table, "violation", {"kind": "violation", "seat": 3, "code": "conduct"})
+    # The form takes any whole number as the violation; the annulment's serializer does not.
+    page = plain(text(post(client, table, "annul", {"violation": -1, "reason": "часы врали"})))
+    assert "violation: Ensure this value is greater than or equal to 0." in page and stored(p).version == 2
+    # The data the form made is the serializer's, checked and typed, before the service gets it.
+    checked = []
+    real = sheet_forms.action_data
+    monkeypatch.setattr(sheet_forms, "action_data", lambda action, data: checked.append(action) or real(action, data))
+    post(client, table, "deal", deal("domino-2", 10, 20))
+    assert checked == ["deal"]
+    assert PartitionChange.objects.get(partition=p, version=3).data == {
+        "end": "domino", "seat": 2, "pips": {"A": 10, "B": 20}}
+
+
+def test_a_pasted_protocol_too_deep_or_with_a_nul_is_refused_on_the_form(client, setup):
+    table, p = setup["table"], setup["p1"]
+    client.force_login(setup["ref"])
+    form = text(client.get(sheet_url(table, "import/")))
+    page = plain(text(client.post(sheet_url(table, "import/"), {**stamp_of(form), "text": "[" * 100_000})))
+    assert "The JSON is nested too deeply: at most 32 levels." in page
+    document = {"format": "domino-protocol/1", "first_leader": 1, "deals": [],
+                "pairs": {"A": ["Ёлкин\u0000", "Д'Артаньян"], "B": ["Пётр", "Семён"]}}
+    pasted = json.dumps(document)  # the NUL written as \u0000
+    page = plain(text(client.post(sheet_url(table, "import/"), {**stamp_of(form), "text": pasted})))
+    assert "The JSON contains a NUL character" in page
+    upload = SimpleUploadedFile("protocol.json", ("[" * 100_000).encode(), content_type="application/json")
+    page = plain(text(client.post(sheet_url(table, "import/"), {**stamp_of(form), "file": upload})))
+    assert "nested too deeply" in page
+    assert stored(p).version == 0
 
 
 def test_every_violation_code_has_a_label():

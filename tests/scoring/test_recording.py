@@ -9,6 +9,7 @@ from django.db import connection
 
 from scoring import services
 from scoring.models import Partition, PartitionChange
+from scoring.serializers import ACTION_DATA, action_data
 from tournaments.models import Tour
 
 from builders import refereed_tour, user
@@ -58,7 +59,6 @@ def test_what_the_engine_refuses_is_not_stored(table_setup):
         ("deal", {"end": "fish", "pips": {"A": 100, "B": 90}}, "168"),
         ("penalty", {"seat": 2, "code": "rudeness"}, "unknown penalty code"),
         ("deal", {"end": "domino", "pips": {"A": 1, "B": 2}}, "needs the seat"),
-        ("deal", {"end": "domino", "seat": 1}, "lacks"),
         ("shuffle", {}, "Unknown action"),
     ]:
         with pytest.raises(ValidationError, match=message):
@@ -203,3 +203,54 @@ def test_every_version_is_readable_from_the_empty_sheet_on(table_setup):
     assert services.export_protocol(p, version=0)["deals"] == []
     with pytest.raises(ValidationError, match="no version 4"):
         services.partition_at(p, 4)
+
+
+def test_every_operation_has_the_serializer_of_its_data():
+    assert set(ACTION_DATA) == set(services.OPERATIONS)
+
+
+@pytest.mark.parametrize(("action", "data"), [
+    ("lead", {"seat": 1}), ("deal", {"end": "domino", "seat": 3, "pips": {"A": 4, "B": 31}}),
+    ("deal", {"end": "fish", "pips": {"A": 10, "B": 12}}), ("penalty", {"seat": 2, "code": "signs"}),
+    ("violation", {"seat": 2, "code": "move_time"}), ("time", {"during_deal": False}), ("no_show", {"absent": "both"}),
+    ("restart", {"seat": 1, "code": "wrong_lead"}), ("annul", {"violation": 3, "reason": "часы шли неверно"}),
+    ("forfeit", {"pair": "B"}),
+])
+def test_each_actions_data_as_the_readme_writes_it_is_accepted_as_it_is(action, data):
+    assert action_data(action, data) == data
+
+
+def test_a_bug_in_an_operation_is_not_taken_for_bad_input(table_setup, monkeypatch):
+    s = table_setup
+    monkeypatch.setitem(services.OPERATIONS, "lead", lambda game, data: data["seats"])
+    with pytest.raises(KeyError):  # a 500, logged: not "the data lacks seats"
+        services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    assert Partition.objects.get(pk=s["p1"].pk).version == 0
+
+
+def test_a_partition_has_at_most_partition_max_deals_deals(table_setup, settings):
+    s = table_setup
+    settings.PARTITION_MAX_DEALS = 2
+    fish = {"end": "fish", "pips": {"A": 10, "B": 10}}  # drawn: nobody scores, the partition goes on
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    services.record(s["ref"], s["p1"].pk, "deal", fish)
+    services.record(s["ref"], s["p1"].pk, "deal", fish)  # at the limit
+    with pytest.raises(ValidationError, match="A partition has at most 2 deals."):
+        services.record(s["ref"], s["p1"].pk, "deal", fish)
+    assert Partition.objects.get(pk=s["p1"].pk).deals == 2
+    document = {"format": "domino-protocol/1", "first_leader": 1, "deals": [fish] * 2}
+    assert services.import_protocol(s["other"], s["p2"].pk, document).deals == 2  # at the limit
+    with pytest.raises(ValidationError, match="A partition has at most 2 deals."):
+        services.import_protocol(s["chief"], s["p2"].pk, {**document, "deals": [fish] * 3}, reason="бланк")
+    assert Partition.objects.get(pk=s["p2"].pk).version == 1
+
+
+def test_a_protocol_of_45000_drawn_deals_is_refused_before_the_engine_reads_it(table_setup, monkeypatch):
+    s = table_setup
+    read = []
+    monkeypatch.setattr(services.engine, "read_protocol", lambda doc: read.append(doc))
+    document = {"format": "domino-protocol/1", "first_leader": 1,
+                "deals": [{"end": "fish", "pips": {"A": 10, "B": 10}}] * 45_000}
+    with pytest.raises(ValidationError, match="A partition has at most 500 deals."):
+        services.import_protocol(s["ref"], s["p1"].pk, document)
+    assert read == [] and Partition.objects.get(pk=s["p1"].pk).version == 0
