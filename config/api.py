@@ -149,6 +149,8 @@ class ApiSchema(AutoSchema):
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         codes = {"404": "Not found, or not visible to you."} if "{" in self.path else {}
+        if self._is_list_view() and self._get_paginator() is not None:
+            codes["404"] = "No such page."
         if any(parameter["in"] == "query" for parameter in self._get_parameters()):
             codes["400"] = "A query parameter is invalid."
         if self.method not in ("GET", "HEAD", "OPTIONS"):
@@ -158,6 +160,8 @@ class ApiSchema(AutoSchema):
                 "403": "Not allowed to you.",
                 **codes,
             }
+            if self.method != "DELETE":
+                codes["415"] = "The body is not of a type this operation reads (JSON, or the form it names)."
         for code, description in codes.items():
             if code not in responses:
                 responses[code] = self._get_response_for_code(

@@ -28,7 +28,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import API_PREFIX, ErrorSerializer, error_body
+from config.api import API_PREFIX, ApiSchema, ErrorSerializer, error_body
 from config.parsers import JSONParser
 
 
@@ -85,6 +85,7 @@ class TokenView(APIView):
     request carries."""
 
     authentication_classes = [TokenAuthentication]
+    schema = ApiSchema()
     # The site's JSON reader (config.parsers), and forms as DRF's own token view takes them.
     parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
     throttle_classes = ()
