@@ -23,11 +23,6 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes"}
 
 
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else default
-
-
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -105,15 +100,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "config.api.ApiMiddleware",
+    "tournaments.web.api.ApiMiddleware",
     # Before CsrfViewMiddleware, the first to read a request's body.
-    "config.uploads.BodyLimitMiddleware",
+    "tournaments.web.uploads.BodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last: turns a sign-in refused by django-axes into config.auth.lockout_response.
+    # Last: turns a sign-in refused by django-axes into tournaments.web.auth.lockout_response.
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -185,7 +180,7 @@ PIN_LOCK_MINUTES = env_int("PIN_LOCK_MINUTES", 15)
 # included. Counted in the database (every process sees the same), by login and address together
 # so nobody can lock a user out from elsewhere; a successful sign-in starts the count again.
 AUTHENTICATION_BACKENDS = [
-    "config.auth.LoginLimitBackend",
+    "tournaments.web.auth.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
@@ -194,7 +189,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # A lock lasts the cool-off from the last counted failure: trying during it does not extend it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_LOCKOUT_CALLABLE = "config.auth.lockout_response"
+AXES_LOCKOUT_CALLABLE = "tournaments.web.auth.lockout_response"
 AXES_HTTP_RESPONSE_CODE = 429
 # Only the failures are kept (AccessAttempt, shown in the admin); no row for every successful login.
 AXES_DISABLE_ACCESS_LOG = True
@@ -229,7 +224,7 @@ if REDIS_URL:
         # A task taken by a worker that died (acks are late) goes back to the queue after this
         # long. Every task of the project is short and idempotent, and none waits for a countdown
         # this long (longer clocks are the periodic sweep's), so it need not be Celery's hour.
-        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT") or 120),
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
         # Look for such tasks every 10 s, not every 100 s (interval x throttle).
         "unacked_restore_interval": 10,
         "unacked_restore_throttle": 1,
@@ -268,7 +263,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # JSON nested deeper than this is refused (the API's bodies, a pasted or uploaded protocol).
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
-# limit up to this (config.uploads.upload_limit); a request body over its page's limit is a 413
+# limit up to this (tournaments.web.uploads.upload_limit); a request body over its page's limit is a 413
 # before it is read. Other requests: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the
 # whole body.
 UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 20 * 1024 * 1024)
@@ -287,11 +282,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "tournaments.web.api.exception_handler",
     # JSON only, through the site's one JSON reader (depth, NUL). A form's flat fields cannot say
     # what the nested bodies mean (regulations, a pair's players); the CSV import takes its file
     # as multipart besides.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["tournaments.web.parsers.JSONParser"],
     # JSON only, errors included; people browse the API at /api/docs/.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -299,7 +294,7 @@ REST_FRAMEWORK = {
 # -- API pagination: every list of the API is a page {"count", "next", "previous", "results"}.
 API_PAGE_SIZE = 100  # items in a page when the client does not ask (?page_size=N)
 API_MAX_PAGE_SIZE = 1000  # the most a client may ask for in one page
-REST_FRAMEWORK["DEFAULT_PAGINATION_CLASS"] = "config.pagination.Pagination"
+REST_FRAMEWORK["DEFAULT_PAGINATION_CLASS"] = "tournaments.web.pagination.Pagination"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sports domino tournaments API",

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.auth import TokenView
+from tournaments.web.auth import TokenView
 from tournaments.views import home
 
 urlpatterns = [

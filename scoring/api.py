@@ -19,16 +19,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, status
 from rest_framework.decorators import action
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from config.api import ApiSchema, ErrorSerializer
-from config.parsers import JSONParser
+from tournaments.web.api import ApiViewSet, ErrorSerializer, valid
+from tournaments.web.parsers import JSONParser
 from tournaments import permissions
-from tournaments.api import ApiViewSet
-from tournaments.models import Pair, Player, Tournament
-from tournaments.standings import METRICS, pair_standings, player_name, player_standings, standings_csv
+from tournaments.models import Player
 
 from . import serializers, services
 from .models import Partition
@@ -51,13 +47,6 @@ def detailed(pk: int) -> Partition:
     for pair in pairs:
         pair.first, pair.second = players[pair.first_id], players[pair.second_id]
     return partition
-
-
-def _valid(serializer_class, data, **kwargs) -> dict:
-    """``data`` checked by ``serializer_class`` (a 400 naming the bad fields if not)."""
-    serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def client_address(request) -> str | None:
@@ -146,7 +135,7 @@ class PartitionViewSet(ApiViewSet):
         return partition
 
     def _query(self) -> dict:
-        return _valid(serializers.VersionQuerySerializer, self.request.query_params)
+        return valid(serializers.VersionQuerySerializer, self.request.query_params)
 
     def _version(self, partition: Partition, version: int | None) -> int | None:
         """An earlier version is for the tournament's staff only."""
@@ -177,7 +166,7 @@ class PartitionViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def record(self, request, pk):
         partition = self.get_object()
-        data = _valid(serializers.RecordSerializer, request.data)
+        data = valid(serializers.RecordSerializer, request.data)
         partition = services.record(request.user, partition.pk, data["action"], data["data"],
                                     version=data.get("version"), **self._write_options())
         return self._answer(partition)
@@ -188,7 +177,7 @@ class PartitionViewSet(ApiViewSet):
         if not isinstance(request.data, Mapping):
             raise exceptions.ValidationError(_("A protocol must be a JSON object."))
         document = dict(request.data)
-        options = _valid(serializers.ImportOptionsSerializer,
+        options = valid(serializers.ImportOptionsSerializer,
                          {key: document.pop(key) for key in ("reason", "version") if key in document})
         partition = services.import_protocol(request.user, partition.pk, document, reason=options["reason"],
                                              version=options.get("version"), **self._write_options())
@@ -197,7 +186,7 @@ class PartitionViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], url_path="correct-deal", parser_classes=[JSONParser])
     def correct_deal(self, request, pk):
         partition = self.get_object()
-        data = _valid(serializers.CorrectDealSerializer, request.data)
+        data = valid(serializers.CorrectDealSerializer, request.data)
         deal = {**data["deal"], "pips": dict(data["deal"]["pips"])}
         partition = services.correct_deal(request.user, partition.pk, data["number"], deal, reason=data["reason"],
                                           version=data.get("version"), **self._write_options())
@@ -225,101 +214,3 @@ class PartitionViewSet(ApiViewSet):
         permissions.require_staff(request.user, partition.table.tour.tournament)
         changes = partition.changes.select_related("user").order_by("version")
         return self.page(changes, serializers.ChangeSerializer)
-
-
-# -- standings -----------------------------------------------------------------------------------
-
-
-def visible_tournament(user, slug: str) -> Tournament:
-    tournament = permissions.visible_tournaments(user).filter(slug=slug).first()
-    if tournament is None:
-        raise exceptions.NotFound(_("There is no tournament %(slug)s.") % {"slug": slug})
-    return tournament
-
-
-class StandingsCsvRenderer(BaseRenderer):
-    """The standings as a spreadsheet (:func:`tournaments.standings.standings_csv`, shared with the
-    standings pages): UTF-8 with a byte order mark, ``;`` between the columns, the header in the
-    request's language."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        kind = data["kind"]
-
-        def entrant(row: Mapping[str, Any]) -> list[Any]:
-            if kind == "pairs":
-                pair = row["pair"]
-                return [pair["number"], ", ".join(player_name(pair[p]["last_name"], pair[p]["first_name"])
-                                                  for p in ("first", "second"))]
-            player = row["player"]
-            return [player_name(player["last_name"], player["first_name"]), player["club"]]
-
-        return standings_csv(kind, ((row["rank"], entrant(row), row) for row in data["rows"]))
-
-
-@extend_schema(
-    summary="Standings", tags=["standings"],
-    description="Pairs (pair events) or players, in standings order by the tournament's precedence of metrics, "
-                "with every metric; rows tied on all of them share a rank. After tour N: as they stood then; "
-                "without it, every finished partition counts (live). Individual events have player "
-                "standings only. `format=csv` answers a spreadsheet (UTF-8 with BOM, `;`-separated).",
-    parameters=[
-        OpenApiParameter("after_tour", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
-                         description="Count tours 1 to N only."),
-        OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
-                         enum=serializers.STANDINGS_KINDS,
-                         description="pairs (the default in pair events) or players."),
-        OpenApiParameter("format", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=("json", "csv"),
-                         description="csv: the standings as a CSV file."),
-    ],
-    responses={(200, "application/json"): serializers.StandingsSerializer,
-               (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV.")})
-class StandingsView(APIView):
-    """``/api/tournaments/{slug}/standings/``: public for a tournament that is not a draft."""
-
-    schema = ApiSchema()
-    renderer_classes = [JSONRenderer, StandingsCsvRenderer]
-
-    def get(self, request, slug):
-        tournament = visible_tournament(request.user, slug)
-        query = _valid(serializers.StandingsQuerySerializer, request.query_params)
-        kind = query.get("kind") or ("players" if tournament.is_individual else "pairs")
-        if kind == "pairs" and tournament.is_individual:
-            raise exceptions.ValidationError(_("An individual tournament has standings of players only."))
-        after_tour = query.get("after_tour")
-        if after_tour is not None and not permissions.visible_tours(request.user, tournament).filter(
-                number=after_tour).exists():
-            raise exceptions.ValidationError(
-                _("There is no tour %(number)s in this tournament.") % {"number": after_tour})
-        if kind == "pairs":
-            ranked = pair_standings(tournament, after_tour)
-            entrants = Pair.objects.select_related("first", "second").in_bulk([r.key for r in ranked])
-        else:
-            ranked = player_standings(tournament, after_tour)
-            entrants = Player.objects.in_bulk([r.key for r in ranked])
-        rows = [{
-            "rank": r.rank, "pair": entrants[r.key] if kind == "pairs" else None,
-            "player": entrants[r.key] if kind == "players" else None,
-            "played": r.played, "wins": r.wins, "losses": r.losses, "byes": r.byes, "points_for": r.points_for,
-            "points_against": r.points_against, "points_difference": r.points_difference, "penalties": r.penalties,
-            "buchholz": r.metrics["buchholz"], "head_to_head": r.metrics["head_to_head"],
-        } for r in ranked]
-        data = {"tournament": tournament.slug, "kind": kind, "after_tour": after_tour,
-                "precedence": [{"key": key, "name": str(METRICS[key].name)} for key in tournament.rules.standings],
-                "rows": rows}
-        headers = {}
-        if request.accepted_renderer.format == "csv":
-            after = f"-after-tour-{after_tour}" if after_tour else ""
-            headers["Content-Disposition"] = f'attachment; filename="standings-{tournament.slug}-{kind}{after}.csv"'
-        return Response(serializers.StandingsSerializer(data).data, headers=headers)
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response) and (response.status_code >= 400 or request.method not in ("GET", "HEAD")):
-            # Errors (and what OPTIONS describes) are JSON, whatever format was asked for.
-            response.accepted_renderer = JSONRenderer()
-            response.accepted_media_type = JSONRenderer.media_type
-        return response

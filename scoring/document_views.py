@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.uploads import upload_limit
+from tournaments.web.uploads import upload_limit
 from tournaments import permissions
 from tournaments.models import Player, Table, Tour, Tournament
 

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from config import jsonreader
+from tournaments.web import jsonreader
 from scoring import engine
 from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all

@@ -17,8 +17,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from config.api import flatten
-from config.jsonreader import JsonError, read_json
+from tournaments.web.api import flatten
+from tournaments.web.jsonreader import JsonError, read_json
 
 from .engine.rules import PENALTY_CODES, RESTART_CODES
 from .labels import VIOLATIONS
@@ -184,7 +184,7 @@ class ImportForm(StampedForm):
     def clean(self):
         data = super().clean()
         upload, text = data.get("file"), (data.get("text") or "").strip()
-        # The request's body is bounded (config.uploads), the file with it.
+        # The request's body is bounded (tournaments.web.uploads), the file with it.
         content = upload.read() if upload is not None else text
         if not content.strip():
             raise ValidationError(_("Choose a protocol file or paste the protocol."))

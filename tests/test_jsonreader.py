@@ -4,7 +4,7 @@ cannot hold, text that is not UTF-8."""
 
 import pytest
 
-from config.jsonreader import JsonError, read_json
+from tournaments.web.jsonreader import JsonError, read_json
 
 
 def nested(levels: int) -> str:

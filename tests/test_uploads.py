@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from builders import tournament, user
-from config.uploads import MULTIPART_ALLOWANCE
+from tournaments.web.uploads import MULTIPART_ALLOWANCE
 from scoring import signing
 from tournaments.models import Pair
 

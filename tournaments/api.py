@@ -3,52 +3,29 @@
 Each write validates the request's shape with a serializer, calls one service (which checks the
 permission and the rules inside its transaction) and returns the serialized result. Reads show
 only what :mod:`tournaments.permissions` lets the user see. Errors are turned into JSON by
-:func:`config.api.exception_handler`.
+:func:`tournaments.web.api.exception_handler`.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import exceptions, status, viewsets
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from config.api import ApiSchema, ErrorSerializer
-from config.uploads import upload_limit
+from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, one, valid
+from tournaments.web.uploads import upload_limit
 
-from . import permissions, serializers, services
+from . import permissions, serializers, services, standings
 from .models import Bye, Entry, Pair, Player, SitOut, Table, Tour, Tournament
-
-
-def _valid(serializer_class, request, **kwargs) -> dict:
-    """The request body, checked by ``serializer_class`` (a 400 naming the bad fields if not)."""
-    serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
-def _one(queryset: QuerySet, message: str, **lookup):
-    obj = queryset.filter(**lookup).first()
-    if obj is None:
-        raise exceptions.NotFound(message)
-    return obj
-
-
-class ApiViewSet(viewsets.GenericViewSet):
-    schema = ApiSchema()
-
-    def page(self, queryset: QuerySet, serializer_class=None) -> Response:
-        """One page of ``queryset`` (config.api.Pagination), serialized."""
-        serializer_class = serializer_class or self.get_serializer_class()
-        items = self.paginate_queryset(queryset)
-        return self.get_paginated_response(
-            serializer_class(items, many=True, context=self.get_serializer_context()).data)
 
 
 class TournamentScoped(ApiViewSet):
@@ -57,7 +34,7 @@ class TournamentScoped(ApiViewSet):
     @cached_property
     def tournament(self) -> Tournament:
         slug = self.kwargs["slug"]
-        return _one(permissions.visible_tournaments(self.request.user),
+        return one(permissions.visible_tournaments(self.request.user),
                     _("There is no tournament %(slug)s.") % {"slug": slug}, slug=slug)
 
 
@@ -97,13 +74,13 @@ class TournamentViewSet(TournamentScoped):
         return Response(self.get_serializer(self.get_object()).data)
 
     def create(self, request):
-        data = _valid(serializers.TournamentCreateSerializer, request)
+        data = valid(serializers.TournamentCreateSerializer, request.data)
         tournament = services.create_tournament(request.user, **data)
         return Response(self.get_serializer(tournament).data, status=status.HTTP_201_CREATED)
 
     def partial_update(self, request, slug):
         tournament = self.get_object()
-        data = _valid(serializers.TournamentUpdateSerializer, request, partial=True)
+        data = valid(serializers.TournamentUpdateSerializer, request.data, partial=True)
         tournament = services.update_tournament(request.user, tournament, **data)
         return Response(self.get_serializer(tournament).data)
 
@@ -131,12 +108,12 @@ class RoleViewSet(TournamentScoped):
         return self.page(self.get_queryset())
 
     def create(self, request, slug):
-        data = _valid(serializers.RoleCreateSerializer, request)
+        data = valid(serializers.RoleCreateSerializer, request.data)
         role = services.add_role(request.user, self.tournament, data["username"], data["kind"])
         return Response(self.get_serializer(role).data, status=status.HTTP_201_CREATED)
 
     def destroy(self, request, slug, pk):
-        role = _one(self.get_queryset(), _("There is no such role in this tournament."), pk=pk)
+        role = one(self.get_queryset(), _("There is no such role in this tournament."), pk=pk)
         services.remove_role(request.user, role)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -161,7 +138,7 @@ class PlayerViewSet(ApiViewSet):
         return permissions.visible_players(self.request.user).order_by("last_name", "first_name", "pk")
 
     def get_object(self) -> Player:
-        return _one(self.get_queryset(), _("There is no such player."), pk=self.kwargs["pk"])
+        return one(self.get_queryset(), _("There is no such player."), pk=self.kwargs["pk"])
 
     def list(self, request):
         return self.page(self.get_queryset())
@@ -171,7 +148,7 @@ class PlayerViewSet(ApiViewSet):
 
     def partial_update(self, request, pk):
         player = self.get_object()
-        data = _valid(serializers.PlayerDataSerializer, request, partial=True)
+        data = valid(serializers.PlayerDataSerializer, request.data, partial=True)
         player = services.update_player(request.user, player, data)
         return Response(self.get_serializer(player).data)
 
@@ -216,7 +193,7 @@ class PairViewSet(TournamentScoped):
         return Pair.objects.filter(tournament=self.tournament, tour__isnull=True).select_related("first", "second")
 
     def get_object(self) -> Pair:
-        return _one(self.get_queryset(), _("There is no such pair in this tournament."), pk=self.kwargs["pk"])
+        return one(self.get_queryset(), _("There is no such pair in this tournament."), pk=self.kwargs["pk"])
 
     def list(self, request, slug):
         return self.page(self.get_queryset())
@@ -225,7 +202,7 @@ class PairViewSet(TournamentScoped):
         return Response(self.get_serializer(self.get_object()).data)
 
     def create(self, request, slug):
-        data = _valid(serializers.PairCreateSerializer, request)
+        data = valid(serializers.PairCreateSerializer, request.data)
         pair = services.register_pair(request.user, self.tournament, data["first"], data["second"],
                                       number=data.get("number"))
         return Response(self.get_serializer(pair).data, status=status.HTTP_201_CREATED)
@@ -242,7 +219,7 @@ class PairViewSet(TournamentScoped):
         if request.content_type.startswith(CsvParser.media_type):
             content = request.data or b""  # an empty body is an empty file
         else:
-            content = _valid(serializers.CsvUploadSerializer, request)["file"].read()
+            content = valid(serializers.CsvUploadSerializer, request.data)["file"].read()
         report = services.import_pairs_csv(request.user, self.tournament, content)
         if report.errors:
             return Response({
@@ -275,13 +252,13 @@ class EntryViewSet(TournamentScoped):
         return self.page(self.get_queryset())
 
     def create(self, request, slug):
-        data = _valid(serializers.PlayerDataSerializer, request)
+        data = valid(serializers.PlayerDataSerializer, request.data)
         entry = services.register_player(request.user, self.tournament, data)
         return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
 
     @action(detail=True, methods=["post"])
     def withdraw(self, request, slug, pk):
-        entry = _one(self.get_queryset(), _("There is no such entry in this tournament."), pk=pk)
+        entry = one(self.get_queryset(), _("There is no such entry in this tournament."), pk=pk)
         entry = services.withdraw_entry(request.user, entry)
         return Response(self.get_serializer(entry).data)
 
@@ -325,7 +302,7 @@ class TourViewSet(TournamentScoped):
 
     def get_object(self) -> Tour:
         number = self.kwargs["number"]
-        return _one(self.get_queryset(), _("There is no tour %(number)s in this tournament.") % {"number": number},
+        return one(self.get_queryset(), _("There is no tour %(number)s in this tournament.") % {"number": number},
                     number=number)
 
     def _answer(self, tour: Tour, code: int = status.HTTP_200_OK) -> Response:
@@ -340,14 +317,14 @@ class TourViewSet(TournamentScoped):
 
     @action(detail=False, methods=["post"])
     def generate(self, request, slug):
-        data = _valid(serializers.GenerateTourSerializer, request)
+        data = valid(serializers.GenerateTourSerializer, request.data)
         tour = services.generate_tour(request.user, self.tournament, planned_start=data.get("planned_start"))
         return self._answer(tour, status.HTTP_201_CREATED)
 
     @action(detail=True, methods=["put"])
     def tables(self, request, slug, number):
         tour = self.get_object()
-        data = _valid(serializers.SeatingSerializer, request)
+        data = valid(serializers.SeatingSerializer, request.data)
         tour = services.set_tables(request.user, tour, [(t["pair_a"], t["pair_b"]) for t in data["tables"]],
                                    bye=data.get("bye"))
         return self._answer(tour)
@@ -372,7 +349,7 @@ class TableViewSet(TournamentScoped):
     @cached_property
     def tour(self) -> Tour:
         number = self.kwargs["tour_number"]
-        return _one(permissions.visible_tours(self.request.user, self.tournament),
+        return one(permissions.visible_tours(self.request.user, self.tournament),
                     _("There is no tour %(number)s in this tournament.") % {"number": number}, number=number)
 
     def get_queryset(self):
@@ -380,7 +357,7 @@ class TableViewSet(TournamentScoped):
 
     def get_object(self) -> Table:
         number = self.kwargs["number"]
-        return _one(self.get_queryset(), _("There is no table %(number)s in this tour.") % {"number": number},
+        return one(self.get_queryset(), _("There is no table %(number)s in this tour.") % {"number": number},
                     number=number)
 
     def retrieve(self, request, slug, tour_number, number):
@@ -389,7 +366,62 @@ class TableViewSet(TournamentScoped):
     @action(detail=True, methods=["put"])
     def referee(self, request, slug, tour_number, number):
         table = self.get_object()
-        data = _valid(serializers.RefereeSerializer, request)
+        data = valid(serializers.RefereeSerializer, request.data)
         table = services.assign_referee(request.user, table, data["referee"])
         return Response(self.get_serializer(self.get_queryset().get(pk=table.pk)).data)
 
+
+
+# -- standings -----------------------------------------------------------------------------------
+
+
+class StandingsCsvRenderer(BaseRenderer):
+    """The standings as the spreadsheet the pages give too (:meth:`StandingsTable.csv`)."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        return data.csv()
+
+
+@extend_schema(
+    summary="Standings", tags=["standings"],
+    description="Pairs (pair events) or players, in standings order by the tournament's precedence of metrics, "
+                "with every metric; rows tied on all of them share a rank. After published tour N: as they "
+                "stood then; without it, every finished partition counts (live). Individual events have "
+                "player standings only. `format=csv` answers a spreadsheet (UTF-8 with BOM, `;`-separated), "
+                "the same file as the standings page's.",
+    parameters=[
+        OpenApiParameter("after_tour", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                         description="Count tours 1 to N only (a published tour)."),
+        OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=standings.KINDS,
+                         description="pairs (the default in pair events) or players."),
+        OpenApiParameter("format", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=("json", "csv"),
+                         description="csv: the standings as a CSV file."),
+    ],
+    responses={(200, "application/json"): serializers.StandingsSerializer,
+               (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="The standings as CSV.")})
+class StandingsView(APIView):
+    """``/api/tournaments/{slug}/standings/``: public for a tournament that is not a draft."""
+
+    schema = ApiSchema()
+    renderer_classes = [JSONRenderer, StandingsCsvRenderer]
+
+    def get(self, request, slug):
+        tournament = one(permissions.visible_tournaments(request.user),
+                          _("There is no tournament %(slug)s.") % {"slug": slug}, slug=slug)
+        query = valid(serializers.StandingsQuerySerializer, request.query_params)
+        table = standings.standings_table(tournament, kind=query.get("kind"), after_tour=query.get("after_tour"))
+        if request.accepted_renderer.format == "csv":
+            return Response(table, headers={"Content-Disposition": f'attachment; filename="{table.file_name}"'})
+        return Response(serializers.StandingsSerializer(table).data)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and (response.status_code >= 400 or request.method not in ("GET", "HEAD")):
+            # Errors (and what OPTIONS describes) are JSON, whatever format was asked for.
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = JSONRenderer.media_type
+        return response

@@ -1,5 +1,6 @@
 """Addresses of the REST API, under /api/ (config/urls.py)."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import api
@@ -13,4 +14,7 @@ router.register("tournaments/<slug:slug>/tours", api.TourViewSet, basename="api-
 router.register("tournaments/<slug:slug>/tours/<int:tour_number>/tables", api.TableViewSet, basename="api-table")
 router.register("players", api.PlayerViewSet, basename="api-player")
 
-urlpatterns = router.urls
+urlpatterns = [
+    path("tournaments/<slug:slug>/standings/", api.StandingsView.as_view(), name="api-standings"),
+    *router.urls,
+]

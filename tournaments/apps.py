@@ -8,4 +8,4 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # Connects the receiver that revokes a user's API tokens when his password changes.
-        from config import auth  # noqa: F401
+        from .web import auth  # noqa: F401

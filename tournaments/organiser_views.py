@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from config.uploads import upload_limit
+from tournaments.web.uploads import upload_limit
 
 from . import permissions, services
 from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
@@ -220,7 +220,7 @@ def pairs_import(request, tournament):
     report = None
     if request.method == "POST" and form.is_valid():
         try:
-            # The body is bounded (config.uploads); the service refuses a file past its size.
+            # The body is bounded (tournaments.web.uploads); the service refuses a file past its size.
             report = services.import_pairs_csv(request.user, tournament, form.cleaned_data["file"].read())
         except ValidationError as error:
             show_error(error, form)

@@ -10,9 +10,10 @@ from rest_framework import serializers
 
 from scoring.models import Partition
 
+from . import standings
 from .models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
 
-# -- a refused CSV import (every other error body: config.api.ErrorSerializer) ---------------------
+# -- a refused CSV import (every other error body: tournaments.web.api.ErrorSerializer) ---------------------
 
 
 class ImportLineErrorSerializer(serializers.Serializer):
@@ -210,3 +211,44 @@ class RefereeSerializer(serializers.Serializer):
     # tells nobody but an organiser whether a login exists.
     referee = serializers.CharField(max_length=150, allow_null=True,
                                     help_text="Username of a referee of the tournament; null to clear.")
+
+
+# -- standings -----------------------------------------------------------------------------------
+
+class StandingsQuerySerializer(serializers.Serializer):
+    after_tour = serializers.IntegerField(min_value=1, required=False)
+    kind = serializers.ChoiceField(choices=standings.KINDS, required=False)
+
+
+class MetricSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    """A :class:`tournaments.standings.Line`."""
+
+    rank = serializers.IntegerField(help_text="Shared by rows tied on every metric.")
+    pair = PairSerializer(allow_null=True, help_text="The pair (pair standings), else null.")
+    player = PlayerSerializer(allow_null=True, help_text="The player (player standings), else null.")
+    played = serializers.IntegerField(source="row.played", help_text="Partitions played (byes not counted).")
+    wins = serializers.IntegerField(source="row.wins", help_text="Partitions won, byes included.")
+    losses = serializers.IntegerField(source="row.losses")
+    byes = serializers.IntegerField(source="row.byes")
+    points_for = serializers.IntegerField(source="row.points_for")
+    points_against = serializers.IntegerField(source="row.points_against")
+    points_difference = serializers.IntegerField(source="row.points_difference")
+    penalties = serializers.IntegerField(source="row.penalties")
+    buchholz = serializers.IntegerField(source="row.metrics.buchholz")
+    head_to_head = serializers.IntegerField(source="row.metrics.head_to_head", help_text=(
+        "Wins against the entrants tied with this one when head-to-head was applied; 0 otherwise."))
+
+
+class StandingsSerializer(serializers.Serializer):
+    """A :class:`tournaments.standings.StandingsTable`."""
+
+    tournament = serializers.CharField(source="tournament.slug")
+    kind = serializers.CharField(help_text="pairs or players.")
+    after_tour = serializers.IntegerField(allow_null=True, help_text="Null: every finished partition (live).")
+    precedence = MetricSerializer(many=True, help_text="The metrics that order the rows, first first.")
+    rows = StandingsRowSerializer(source="lines", many=True)

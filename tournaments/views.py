@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from . import permissions
-from . import standings as standings_module
+from . import standings
 from .forms import describe_regulations
 from .models import Entry, Pair, Player, Table, Tour, Tournament
 
@@ -129,62 +130,33 @@ def player_detail(request, pk: int):
 # -- standings -------------------------------------------------------------------------------------
 
 
-@dataclass
-class Standings:
-    """The standings of one kind (``"pairs"`` or ``"players"``) after a tour, or live."""
-
-    tournament: Tournament
-    kind: str
-    tours: list[Tour]
-    after_tour: int | None
-    rows: list[standings_module.Row]
-    entrants: dict
-    columns: list[standings_module.Column]
-
-
-def _standings(request, slug: str, kind: str | None) -> Standings:
+def _standings(request, slug: str, kind: str | None) -> standings.StandingsTable:
     tournament = _visible_tournament(request, slug)
-    kind = kind or ("players" if tournament.is_individual else "pairs")
-    if kind == "pairs" and tournament.is_individual:
-        raise Http404(_("An individual tournament has standings of players only."))
-    tours = [t for t in permissions.visible_tours(request.user, tournament) if t.is_public]
     after_tour = request.GET.get("after_tour") or None
-    if after_tour is not None:
-        try:
-            after_tour = int(after_tour)
-        except ValueError:
-            raise Http404(_("There is no such tour.")) from None
-        if after_tour not in {t.number for t in tours}:
-            raise Http404(_("There is no such tour."))
-    if kind == "pairs":
-        rows = standings_module.pair_standings(tournament, after_tour)
-        entrants = Pair.objects.select_related("first", "second").in_bulk([r.key for r in rows])
-    else:
-        rows = standings_module.player_standings(tournament, after_tour)
-        entrants = Player.objects.in_bulk([r.key for r in rows])
-    return Standings(tournament, kind, tours, after_tour, rows, entrants, standings_module.columns(tournament))
+    try:
+        return standings.standings_table(tournament, kind=kind, after_tour=None if after_tour is None else int(after_tour))
+    except (ValueError, ValidationError):
+        raise Http404(_("There is no such tour.")) from None
 
 
-def standings(request, slug: str, kind: str | None = None):
-    """Public standings after any tour (``?after_tour=N``) or live (every finished partition)."""
+def standings_page(request, slug: str, kind: str | None = None):
+    """Public standings after any published tour (``?after_tour=N``) or live (every finished
+    partition)."""
     if kind == "players" and _visible_tournament(request, slug).is_individual:
         return redirect("standings", slug=slug)
-    s = _standings(request, slug, kind)
+    table = _standings(request, slug, kind)
+    columns = table.summary_columns
     return render(request, "tournaments/standings.html", {
-        "tournament": s.tournament, "kind": s.kind, "tours": s.tours, "after_tour": s.after_tour,
-        "columns": s.columns,
-        "lines": [(row, s.entrants[row.key], [standings_module.value(row, c.key) for c in s.columns])
-                  for row in s.rows],
-        "query": f"?after_tour={s.after_tour}" if s.after_tour else "",
+        "tournament": table.tournament, "kind": table.kind, "tours": table.tours, "after_tour": table.after_tour,
+        "columns": columns, "lines": [(line, table.values(line, columns)) for line in table.lines],
+        "query": f"?after_tour={table.after_tour}" if table.after_tour else "",
         "csv_url": reverse("standings-players-csv" if kind == "players" else "standings-csv", args=[slug]),
     })
 
 
 def standings_csv(request, slug: str, kind: str | None = None):
     """The same standings as a CSV file (UTF-8 with BOM, ``;``-separated)."""
-    s = _standings(request, slug, kind)
-    after = f"-after-tour-{s.after_tour}" if s.after_tour else "-live"
-    response = HttpResponse(standings_module.standings_csv(s.kind, standings_module.csv_lines(s.kind, s.rows, s.entrants)),
-                            content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="standings-{s.tournament.slug}-{s.kind}{after}.csv"'
+    table = _standings(request, slug, kind)
+    response = HttpResponse(table.csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{table.file_name}"'
     return response

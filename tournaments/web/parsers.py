@@ -10,13 +10,13 @@ from typing import Any
 
 from rest_framework import exceptions, parsers
 
-from config.jsonreader import JsonError, read_json
+from .jsonreader import JsonError, read_json
 
 
 class JSONParser(parsers.JSONParser):
     """Too deep a document, a NUL character, NaN or a number out of range is a 400 saying so
-    (:mod:`config.jsonreader`). The body is already bounded by
-    :class:`config.uploads.BodyLimitMiddleware`."""
+    (:mod:`tournaments.web.jsonreader`). The body is already bounded by
+    :class:`tournaments.web.uploads.BodyLimitMiddleware`."""
 
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         try:

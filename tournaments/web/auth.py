@@ -28,8 +28,8 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import API_PREFIX, ApiSchema, ErrorSerializer, error_body
-from config.parsers import JSONParser
+from .api import API_PREFIX, ApiSchema, ErrorSerializer, error_body
+from .parsers import JSONParser
 
 
 class LoginLimitBackend(AxesStandaloneBackend):
@@ -86,7 +86,7 @@ class TokenView(APIView):
 
     authentication_classes = [TokenAuthentication]
     schema = ApiSchema()
-    # The site's JSON reader (config.parsers), and forms as DRF's own token view takes them.
+    # The site's JSON reader (tournaments.web.parsers), and forms as DRF's own token view takes them.
     parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
     throttle_classes = ()
 

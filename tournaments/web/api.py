@@ -21,7 +21,8 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, serializers
+from django.db.models import QuerySet
+from rest_framework import exceptions, serializers, viewsets
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -167,3 +168,32 @@ class ApiSchema(AutoSchema):
                 responses[code] = self._get_response_for_code(
                     OpenApiResponse(ErrorSerializer, description=description), code, direction=direction)
         return responses
+
+
+class ApiViewSet(viewsets.GenericViewSet):
+    """The base of the API's viewsets: the error answers in the schema, lists in pages."""
+
+    schema = ApiSchema()
+
+    def page(self, queryset: QuerySet, serializer_class=None) -> Response:
+        """One page of ``queryset`` (:class:`.pagination.Pagination`), serialized."""
+        serializer_class = serializer_class or self.get_serializer_class()
+        items = self.paginate_queryset(queryset)
+        return self.get_paginated_response(
+            serializer_class(items, many=True, context=self.get_serializer_context()).data)
+
+
+def valid(serializer_class, data, **kwargs) -> dict:
+    """``data`` (a request's body or query) checked by ``serializer_class``: a 400 naming the bad
+    fields if not."""
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def one(queryset: QuerySet, message: str, **lookup):
+    """The one object of ``queryset`` matching ``lookup``, or a 404 with ``message``."""
+    obj = queryset.filter(**lookup).first()
+    if obj is None:
+        raise exceptions.NotFound(message)
+    return obj

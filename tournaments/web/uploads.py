@@ -23,7 +23,7 @@ from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
-from config.api import API_PREFIX, error_body
+from .api import API_PREFIX, error_body
 
 MULTIPART_ALLOWANCE = 64 * 1024
 

@@ -1,0 +1,91 @@
+"""The standings' numbers, summed in the database (grouped queries, a handful whatever the size
+of the event); the metrics that compare entrants with each other (Buchholz, head-to-head) come
+from the list of meetings.
+
+"After tour N" counts the finished partitions of tours 1..N: the standings as they stood then.
+Without a tour, every finished partition counts: the live standings during a tour.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from scoring.models import Partition
+from tournaments.models import Bye, Entry, Pair, Tournament
+
+from .metrics import Row, rank
+
+
+def _finished(tournament: Tournament, after_tour: int | None) -> QuerySet[Partition]:
+    partitions = Partition.objects.filter(table__tour__tournament=tournament, status=Partition.Status.FINISHED)
+    if after_tour is not None:
+        partitions = partitions.filter(table__tour__number__lte=after_tour)
+    return partitions
+
+
+def _add_byes(tournament: Tournament, rows: dict[int, Row], after_tour: int | None, members: dict[int, tuple[int, ...]]) -> None:
+    """A bye is a win with ``bye_points``:0 (RULES 8) for the pair, or for both its players."""
+    byes = Bye.objects.filter(tour__tournament=tournament)
+    if after_tour is not None:
+        byes = byes.filter(tour__number__lte=after_tour)
+    points = tournament.rules.bye_points
+    for pair_id in byes.values_list("pair_id", flat=True):
+        for key in members.get(pair_id, ()):
+            if key in rows:
+                rows[key].wins += 1
+                rows[key].byes += 1
+                rows[key].points_for += points
+
+
+def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str, str]) -> None:
+    """Add the grouped sums of ``partitions`` to ``rows``: ``sides`` maps a column that names the
+    entrant (``table__pair_a``, ``table__seat1``, ...) to the side (``"a"``/``"b"``) he played."""
+    for column, side in sides.items():
+        other = "b" if side == "a" else "a"
+        grouped = partitions.values(column).annotate(
+            played=Count("pk"), won=Count("pk", filter=Q(winner=side.upper())),
+            scored=Sum(f"points_{side}"), conceded=Sum(f"points_{other}"), penalised=Sum(f"penalties_{side}"))
+        for g in grouped:
+            row = rows.get(g[column])
+            if row is not None:
+                row.played += g["played"]
+                row.wins += g["won"]
+                row.points_for += g["scored"]
+                row.points_against += g["conceded"]
+                row.penalties += g["penalised"]
+
+
+def pair_standings(tournament: Tournament, after_tour: int | None = None) -> list[Row]:
+    """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
+    pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
+    rows = {pk: Row(pk) for pk in pairs}
+    partitions = _finished(tournament, after_tour)
+    _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"})
+    for a, b, winner in partitions.values_list("table__pair_a", "table__pair_b", "winner"):
+        if a in rows:
+            rows[a].meetings.append(((b,), winner == "A"))
+        if b in rows:
+            rows[b].meetings.append(((a,), winner == "B"))
+    _add_byes(tournament, rows, after_tour, {pk: (pk,) for pk in pairs})
+    return rank(rows, tournament.rules.standings, pairs)
+
+
+def player_standings(tournament: Tournament, after_tour: int | None = None) -> list[Row]:
+    """Standings of players: each gets his pair's partition results (RULES 8)."""
+    players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    rows = {pk: Row(pk) for pk in players}
+    partitions = _finished(tournament, after_tour)
+    _sums(partitions, rows, {"table__seat1": "a", "table__seat3": "a", "table__seat2": "b", "table__seat4": "b"})
+    for s1, s2, s3, s4, winner in partitions.values_list(
+            "table__seat1", "table__seat2", "table__seat3", "table__seat4", "winner"):
+        for me, opponents, won in ((s1, (s2, s4), winner == "A"), (s3, (s2, s4), winner == "A"),
+                                   (s2, (s1, s3), winner == "B"), (s4, (s1, s3), winner == "B")):
+            if me in rows:
+                rows[me].meetings.append((opponents, won))
+    members: dict[int, tuple[int, ...]] = defaultdict(tuple)
+    for pair_id, first, second in Pair.objects.filter(tournament=tournament).values_list("pk", "first", "second"):
+        members[pair_id] = (first, second)
+    _add_byes(tournament, rows, after_tour, members)
+    return rank(rows, tournament.rules.standings)

@@ -1,0 +1,145 @@
+"""The metrics of the standings (RULES 8): each a small class, after Tabbycat's
+``standings/metrics.py``; the regulations' ``standings`` setting lists their keys in order of
+precedence, and :func:`rank` orders the rows by them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+from typing import ClassVar, Iterable
+
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass
+class Row:
+    """One line of the standings: a pair (``key`` is its id) or a player (his id)."""
+
+    key: int
+    played: int = 0
+    wins: int = 0
+    byes: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    penalties: int = 0
+    #: One entry per partition: the opponents' keys and whether this entrant won.
+    meetings: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
+    metrics: dict[str, int] = field(default_factory=dict)
+    rank: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.played - (self.wins - self.byes)
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+    @property
+    def opponents(self) -> list[int]:
+        return [o for keys, _won in self.meetings for o in keys]
+
+
+class Metric:
+    """A column of the standings and a criterion of their order."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+
+    def values(self, group: list[Row], rows: dict[int, Row]) -> dict[int, int]:
+        """The metric of each row of ``group`` (a set of rows tied so far)."""
+        return {r.key: self.value(r, rows) for r in group}
+
+    def value(self, row: Row, rows: dict[int, Row]) -> int:
+        raise NotImplementedError
+
+
+class Wins(Metric):
+    key, name = "wins", _("Wins")
+
+    def value(self, row, rows):
+        return row.wins
+
+
+class PointsDifference(Metric):
+    key, name = "points_difference", _("Points difference")
+
+    def value(self, row, rows):
+        return row.points_difference
+
+
+class PointsFor(Metric):
+    key, name = "points_for", _("Points for")
+
+    def value(self, row, rows):
+        return row.points_for
+
+
+class PointsAgainst(Metric):
+    key, name, higher_is_better = "points_against", _("Points against"), False
+
+    def value(self, row, rows):
+        return row.points_against
+
+
+class Penalties(Metric):
+    key, name, higher_is_better = "penalties", _("Penalties"), False
+
+    def value(self, row, rows):
+        return row.penalties
+
+
+class Buchholz(Metric):
+    """The sum of the opponents' wins: who had the harder draw."""
+
+    key, name = "buchholz", _("Buchholz")
+
+    def value(self, row, rows):
+        return sum(rows[o].wins for o in row.opponents if o in rows)
+
+
+class HeadToHead(Metric):
+    """Among entrants still tied, the partitions won against each other."""
+
+    key, name = "head_to_head", _("Head-to-head")
+
+    def values(self, group, rows):
+        members = {r.key for r in group}
+        return {r.key: sum(1 for keys, won in r.meetings if won and members.intersection(keys)) for r in group}
+
+
+METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
+                                                   Penalties(), Buchholz(), HeadToHead())}
+
+
+def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None) -> list[Row]:
+    """Rows in standings order: by each metric of ``precedence`` in turn, among the rows still
+    tied; rows tied on all of them share a rank. ``order`` (key -> position, e.g. start numbers)
+    lists tied rows in a stable order. Every row's ``metrics`` holds every metric's value."""
+    precedence = list(precedence)
+    for metric in METRICS.values():
+        if metric.key != HeadToHead.key:
+            for key, value in metric.values(list(rows.values()), rows).items():
+                rows[key].metrics[metric.key] = value
+
+    def split(group: list[Row], level: int) -> list[list[Row]]:
+        if level == len(precedence) or len(group) < 2:
+            return [group]
+        metric = METRICS[precedence[level]]
+        values = metric.values(group, rows)
+        for row in group:
+            row.metrics[metric.key] = values[row.key]
+        sign = -1 if metric.higher_is_better else 1
+        group = sorted(group, key=lambda r: sign * values[r.key])
+        return [tied for _v, sub in groupby(group, key=lambda r: values[r.key]) for tied in split(list(sub), level + 1)]
+
+    start = sorted(rows.values(), key=lambda r: (order or {}).get(r.key, r.key))
+    ranked: list[Row] = []
+    for group in split(start, 0):
+        for row in group:
+            row.rank = len(ranked) + 1
+        ranked.extend(group)
+    for row in rows.values():
+        row.metrics.setdefault(HeadToHead.key, 0)
+    return ranked
