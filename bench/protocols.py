@@ -107,7 +107,8 @@ def build(slug: str, tables: int):
 
 
 def one_partition(tournament, runs: int) -> None:
-    from scoring import documents, signing
+    from scoring import protocols
+    from scoring.protocols import signing
     from scoring.models import Partition
 
     key = signing.current_key(tournament)
@@ -118,13 +119,13 @@ def one_partition(tournament, runs: int) -> None:
         phases = []
         for _ in range(runs + 1):
             t0 = time.perf_counter()
-            sheet = documents.partition_sheet(partition)
-            code = documents.new_code()
-            url = documents.verification_url("https://domino.example.org", code)
-            html = documents.render_html(sheet, document={"code": code, "url": url, "qr": documents.qr_svg(url),
+            sheet = protocols.partition_sheet(partition)
+            code = protocols.issuing.new_code()
+            url = protocols.issuing.verification_url("https://domino.example.org", code)
+            html = protocols.rendering.render_html(sheet, document={"code": code, "url": url, "qr": protocols.rendering.qr_svg(url),
                                                           "issued_at": None, "issued_by": "", "key": key}, pdf=True)
             t1 = time.perf_counter()
-            pdf = documents.render_pdf(html)
+            pdf = protocols.rendering.render_pdf(html)
             t2 = time.perf_counter()
             signed = signing.sign_pdf(pdf, key, code=code)
             t3 = time.perf_counter()
@@ -139,7 +140,7 @@ def one_partition(tournament, runs: int) -> None:
 def whole_tour(tournament, workers: int) -> None:
     from django.contrib.auth import get_user_model
 
-    from scoring import documents
+    from scoring import protocols
     from scoring.models import ProtocolBatch, ProtocolDocument
 
     tour = tournament.tours.get(number=1)
@@ -161,7 +162,7 @@ def whole_tour(tournament, workers: int) -> None:
         time.sleep(8)  # let the workers start
         user = get_user_model().objects.get(username="bench")
         started = time.perf_counter()
-        batch = documents.start_tour_batch(user, tour.pk, base_url="https://domino.example.org", queue=queue)
+        batch = protocols.start_tour_batch(user, tour.pk, base_url="https://domino.example.org", queue=queue)
         while True:
             batch.refresh_from_db()
             if batch.status in (ProtocolBatch.Status.READY, ProtocolBatch.Status.FAILED):

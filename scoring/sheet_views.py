@@ -30,6 +30,7 @@ from tournaments import permissions
 from tournaments.models import Player, Table, Tour
 
 from . import engine, labels, services
+from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
 from .sheet_forms import SHEET_FORMS, CorrectionForm, ImportForm
@@ -92,28 +93,13 @@ def deal_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]
 
 
 def sanction_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]]:
-    """Warnings and penalties as the engine recorded them: each violation with its consequence
-    (or its annulment), and the penalties written directly, after a false pass or a restart.
-    Penalties written during a deal played move by move are pending until it ends."""
-    pending = game.pending_penalties
-    penalties = game.penalties + pending
-    by_violation = {p.violation: p for p in penalties if p.violation is not None}
-    lines = []
-    for v in game.violations:
-        penalty = by_violation.get(v.id)
-        lines.append({"after_deal": v.after_deal, "seat": _seat(seats, v.seat), "code": v.code,
-                      "code_label": labels.VIOLATIONS_SHORT.get(v.code, v.code), "consequence": v.consequence,
-                      "consequence_label": labels.CONSEQUENCES.get(v.consequence, v.consequence),
-                      "points": penalty.points if penalty else None, "pending": penalty in pending if penalty else False,
-                      "annulled": v.annulled, "violation": v.id})
-    for p in penalties:
-        if p.violation is None:
-            lines.append({"after_deal": p.after_deal, "seat": _seat(seats, p.seat), "code": p.code,
-                          "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code), "consequence": "penalty",
-                          "consequence_label": labels.CONSEQUENCES["penalty"], "points": p.points,
-                          "pending": p in pending, "annulled": None, "violation": None})
-    lines.sort(key=lambda line: line["after_deal"])
-    return lines
+    """Warnings and penalties as the engine recorded them (:func:`scoring.sanctions.sanctions`),
+    with the players' names and labels."""
+    return [{"sanction": s, "after_deal": s.after_deal, "seat": _seat(seats, s.seat), "code": s.code,
+             "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
+             "consequence_label": labels.CONSEQUENCES.get(s.consequence, s.consequence), "points": s.points,
+             "pending": s.pending, "annulled": s.annulled, "violation": s.violation}
+            for s in sanctions(game)]
 
 
 def protocol_context(partition: Partition, game: engine.Partition) -> dict[str, Any]:

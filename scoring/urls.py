@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import document_views as protocols
+from .protocols import views as protocols
 from . import sheet_views
 
 tour = "tournaments/<slug:slug>/tours/<int:number>/"
@@ -19,7 +19,7 @@ urlpatterns = [
     path(sheet + "history/", sheet_views.sheet_history, name="sheet-history"),
     path(sheet + "history/<int:version>/", sheet_views.sheet_version, name="sheet-version"),
     path(sheet + "deals/<int:deal>/correct/", sheet_views.sheet_correct, name="sheet-correct"),
-    # Protocols (scoring/documents.py): print views, signed PDFs, confirmation at the table.
+    # Protocols (scoring/protocols/): print views, signed PDFs, confirmation at the table.
     path(table, protocols.partition_protocol, name="partition-protocol"),
     path(table + "pdf/", protocols.partition_protocol_pdf, name="partition-protocol-pdf"),
     path(table + "confirm/", protocols.partition_confirm, name="partition-confirm"),

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from builders import tournament, user
 from tournaments.web.uploads import MULTIPART_ALLOWANCE
-from scoring import signing
+from scoring.protocols import signing
 from tournaments.models import Pair
 
 pytestmark = pytest.mark.django_db

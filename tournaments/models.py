@@ -100,7 +100,7 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", verbose_name=_("account"))
     # Hashed (django.contrib.auth.hashers) PIN with which the player confirms a protocol on the
-    # referee's device; empty: none set. Set through scoring.documents.set_pin.
+    # referee's device; empty: none set. Set through scoring.protocols.set_pin.
     pin = models.CharField(_("PIN"), max_length=128, blank=True, editable=False)
 
     class Meta:
@@ -124,7 +124,7 @@ class PinFailures(models.Model):
     in): :data:`settings.PIN_FAILURE_LIMIT` of them lock the player's PIN on that login for
     :data:`settings.PIN_LOCK_MINUTES`. Counted per login, so one referee cannot lock a player out
     everywhere; kept in the database, so every process counts the same, under a row lock
-    (scoring.documents)."""
+    (scoring.protocols)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     device = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.translation import gettext as _
 
-from scoring import documents
+from scoring.protocols import verification
 
 register = template.Library()
 
@@ -11,15 +11,15 @@ register = template.Library()
 @register.filter
 def certifies(document):
     """What an issued document certifies: (label, value) lines."""
-    return documents.describe(document)
+    return verification.describe(document)
 
 
 @register.simple_tag
 def verdict_title(status: str) -> str:
     return {
-        documents.Status.GENUINE: _("Genuine"),
-        documents.Status.GENUINE_OUTDATED: _("Genuine, but outdated"),
-        documents.Status.TAMPERED: _("Tampered"),
-        documents.Status.UNKNOWN: _("Unknown document"),
-        documents.Status.OTHER_KEY: _("Signed by another key"),
+        verification.Status.GENUINE: _("Genuine"),
+        verification.Status.GENUINE_OUTDATED: _("Genuine, but outdated"),
+        verification.Status.TAMPERED: _("Tampered"),
+        verification.Status.UNKNOWN: _("Unknown document"),
+        verification.Status.OTHER_KEY: _("Signed by another key"),
     }.get(status, status)

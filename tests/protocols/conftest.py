@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring import documents
+from scoring import protocols
 
 from builders import refereed_tour
 from protocols_world import PINS
@@ -16,6 +16,6 @@ def world(db):
     world["tournament"].venue = "Москва, клуб «Рыба»"
     world["tournament"].save(update_fields=["venue"])
     for seat, player in enumerate(world["table"].seats, 1):
-        documents.set_pin(world["org"], player.pk, PINS[seat])
+        protocols.set_pin(world["org"], player.pk, PINS[seat])
     return world
 

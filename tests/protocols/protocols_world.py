@@ -3,7 +3,7 @@ the players would, read PDFs, sign with a key the system does not know."""
 
 from __future__ import annotations
 
-from scoring import documents
+from scoring import protocols
 from scoring import services as recording
 
 BASE_URL = "http://testserver"
@@ -40,8 +40,8 @@ def play_30_deals(who, partition_id):
 def confirm_all(world, partition_id, *, base_url=BASE_URL):
     """The four players type their PINs on the referee's device, then the referee confirms."""
     for seat in (1, 2, 3, 4):
-        documents.confirm(world["ref"], partition_id, seat, pin=PINS[seat], base_url=base_url)
-    return documents.confirm(world["ref"], partition_id, 0, base_url=base_url)
+        protocols.confirm(world["ref"], partition_id, seat, pin=PINS[seat], base_url=base_url)
+    return protocols.confirm(world["ref"], partition_id, 0, base_url=base_url)
 
 
 def pdf_of(document) -> bytes:

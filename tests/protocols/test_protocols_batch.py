@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config import celery_app
-from scoring import documents
+from scoring import protocols
 from scoring import services as recording
 from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 
@@ -36,7 +36,7 @@ def check_zip(archive: zipfile.ZipFile, tables: int) -> list[ProtocolDocument]:
     assert len(table_files) == tables and any(n.endswith("-protocol.pdf") for n in names) and "SHA256SUMS" in names
     found = []
     for name in table_files:
-        result = documents.verify_pdf(archive.read(name))
+        result = protocols.verify_pdf(archive.read(name))
         assert result.status == "genuine", (name, result.details)
         assert result.document.kind == "partition"
         found.append(result.document)
@@ -52,15 +52,15 @@ def test_a_tour_batch_inline(world, eager, client, django_capture_on_commit_call
     confirmed = ProtocolDocument.objects.get(partition=p)
     recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})  # still playing: its protocol says so
     with pytest.raises(PermissionDenied):
-        documents.start_tour_batch(world["chief"], world["tour"].pk, base_url=BASE_URL)
+        protocols.start_tour_batch(world["chief"], world["tour"].pk, base_url=BASE_URL)
     with django_capture_on_commit_callbacks(execute=True):  # the tasks are sent once the batch is stored
-        batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
+        batch = protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
     batch.refresh_from_db()
     assert (batch.status, batch.total, batch.done, batch.failed) == ("ready", 2, 2, 0)
     found = check_zip(zip_of(batch), tables=2)
     assert confirmed.pk in {d.pk for d in found}  # the confirmed document was reused, not made again
     # Running a table's task again changes nothing.
-    assert documents.make_batch_item(batch.pk, p.pk) is False
+    assert protocols.batch_jobs.make_batch_item(batch.pk, p.pk) is False
     batch.refresh_from_db()
     assert batch.done == 2
     # The organiser's pages: progress, its JSON, the ZIP.
@@ -85,7 +85,7 @@ def test_a_draft_tour_has_no_batch(world):
     recording.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
     draft = tournament_services.generate_tour(world["org"], world["tournament"])
     with pytest.raises(ValidationError, match="not published"):
-        documents.start_tour_batch(world["org"], draft.pk, base_url=BASE_URL)
+        protocols.start_tour_batch(world["org"], draft.pk, base_url=BASE_URL)
 
 
 @pytest.mark.worker
@@ -93,7 +93,7 @@ def test_a_draft_tour_has_no_batch(world):
 def test_a_tour_batch_on_a_real_worker(world, celery_worker_process):
     play_short(world["ref"], world["p1"].pk)
     play_short(world["other"], world["p2"].pk)
-    batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL,
+    batch = protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL,
                                        queue=celery_worker_process)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -108,7 +108,7 @@ def test_a_tour_batch_on_a_real_worker(world, celery_worker_process):
 @pytest.mark.django_db
 def test_one_batch_per_state_of_the_tour(world, django_capture_on_commit_callbacks):
     play_short(world["ref"], world["p1"].pk)
-    start = lambda: documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)  # noqa: E731
+    start = lambda: protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)  # noqa: E731
     with django_capture_on_commit_callbacks() as sent:
         first = start()
     assert len(sent) == 1  # the tasks of the tables
@@ -131,13 +131,13 @@ def test_one_batch_per_state_of_the_tour(world, django_capture_on_commit_callbac
 def test_a_stalled_batch_is_resumed_from_its_page(world, eager, client, django_capture_on_commit_callbacks):
     play_short(world["ref"], world["p1"].pk)
     with django_capture_on_commit_callbacks(execute=False):  # its tasks are lost
-        batch = documents.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
+        batch = protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
     client.force_login(world["org"])
     url = reverse("protocol-batch", args=[world["tournament"].slug, 1, batch.pk])
     assert "Resume" not in client.get(url).content.decode()  # at work, not stalled yet
     ProtocolBatch.objects.filter(pk=batch.pk).update(
-        progressed_at=timezone.now() - datetime.timedelta(seconds=documents.BATCH_STALL_SECONDS + 1))
-    assert documents.batch_progress(ProtocolBatch.objects.get(pk=batch.pk))["stalled"]
+        progressed_at=timezone.now() - datetime.timedelta(seconds=protocols.BATCH_STALL_SECONDS + 1))
+    assert protocols.batch_progress(ProtocolBatch.objects.get(pk=batch.pk))["stalled"]
     page = client.get(url).content.decode()
     assert "Resume" in page
     client.force_login(world["ref"])
@@ -148,7 +148,7 @@ def test_a_stalled_batch_is_resumed_from_its_page(world, eager, client, django_c
     batch.refresh_from_db()
     assert (batch.status, batch.done, batch.failed) == ("ready", 2, 0)
     with pytest.raises(ValidationError, match="nothing to resume"):
-        documents.resume_tour_batch(world["org"], batch.pk)
+        protocols.resume_tour_batch(world["org"], batch.pk)
 
 
 @pytest.mark.redis
@@ -196,7 +196,7 @@ def test_a_worker_killed_in_the_middle_of_a_batch(database_url_for_processes, tm
 
     first = worker("first.log")
     try:
-        batch = documents.start_tour_batch(org, tour.pk, base_url=BASE_URL, queue=queue)
+        batch = protocols.start_tour_batch(org, tour.pk, base_url=BASE_URL, queue=queue)
         assert batch.total == 8
         wait_for(lambda: batch.done >= 2, 120)  # killed in the middle: it holds the next table's task
         first.send_signal(signal.SIGKILL)

@@ -3,7 +3,7 @@
 import pytest
 from django.db import connection
 
-from scoring import documents
+from scoring import protocols
 from tournaments import services
 from tournaments.models import Player
 
@@ -38,6 +38,6 @@ def test_a_stored_right_to_left_mark_does_not_flip_the_pdf(world, tmp_path):
                        [f"Иванов{RLM}", world["table"].seat1_id])
     p = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p.pk, base_url=BASE_URL)
-    text = pdf_text(pdf_of(documents.documents_of(partition=p).get()), tmp_path)
+    text = pdf_text(pdf_of(protocols.documents_of(partition=p).get()), tmp_path)
     assert "Москва · 21.11.2026 – 22.11.2026" in text, text
     assert "1. Иванов · 3. Игрок1б" in text, text

@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import translation
 from django.utils.translation import gettext
 
-from scoring import documents
+from scoring import protocols
 from scoring import services as recording
 from scoring.models import ProtocolDocument
 from tournaments.models import Tour
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_partition_sheet_has_every_deal_warning_penalty_and_signature(world):
     p = play_short(world["ref"], world["p1"].pk)
-    sheet = documents.partition_sheet(p)
+    sheet = protocols.partition_sheet(p)
     assert (sheet["tour"].number, sheet["table"].number, sheet["referee_name"]) == (1, 1, "ref")
     assert sheet["first_leader"] == 1 and sheet["first_leader_name"] == str(world["table"].seat1)
     assert [(d["n"], d["leader"], d["end"], d["pips_a"], d["pips_b"], d["winner"], d["points"],
@@ -45,7 +45,7 @@ def test_a_30_deal_partition_fits_a4_in_russian_with_the_shipped_fonts(world, tm
     p = play_30_deals(world["ref"], world["p1"].pk)
     assert (p.deals, p.winner, p.points_a, p.points_b) == (30, "A", 213, 198)
     confirm_all(world, p.pk)
-    document = documents.documents_of(partition=p).get()
+    document = protocols.documents_of(partition=p).get()
     data = pdf_of(document)
     assert 1 <= page_count(data) <= 2
     text = pdf_text(data, tmp_path)
@@ -55,7 +55,7 @@ def test_a_30_deal_partition_fits_a4_in_russian_with_the_shipped_fonts(world, tm
     with translation.override("ru"):
         assert gettext("Referee") in text and gettext("Referee") != "Referee"
     # Every deal's line with its running totals, in order.
-    for deal in documents.partition_sheet(p)["deals"]:
+    for deal in protocols.partition_sheet(p)["deals"]:
         assert re.search(rf"^\s*{deal['n']}\s+{deal['leader']}\. Игрок.*\s{deal['total_a']}\s+{deal['total_b']}\s*$",
                          text, re.M), deal
     assert document.code in text and "213 : 198" in text
@@ -71,41 +71,41 @@ def test_a_30_deal_partition_fits_a4_in_russian_with_the_shipped_fonts(world, tm
 @pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs pdftotext (poppler-utils)")
 def test_a_protocol_issued_before_everyone_confirmed_says_so(world, tmp_path):
     p = play_short(world["ref"], world["p1"].pk)
-    document = documents.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL)
+    document = protocols.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL)
     assert not document.confirmed
     with translation.override("ru"):
         warning = gettext("Not confirmed: the players and the referee have not all confirmed this version of the "
                           "protocol.")
     assert warning.split(":")[0] in pdf_text(pdf_of(document), tmp_path)
-    assert documents.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL).pk == document.pk  # same state
+    assert protocols.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL).pk == document.pk  # same state
     with pytest.raises(PermissionDenied):
-        documents.issue_partition_protocol(world["other"], p.pk, base_url=BASE_URL)  # another table's referee
+        protocols.issue_partition_protocol(world["other"], p.pk, base_url=BASE_URL)  # another table's referee
 
 
 def test_a_correction_makes_a_new_version_to_confirm_and_the_old_pdf_stays(world, client):
     p = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p.pk)
-    first = documents.documents_of(partition=p).get()
+    first = protocols.documents_of(partition=p).get()
     assert first.confirmed and first.version == p.version
-    assert documents.verify_pdf(pdf_of(first)).status == "genuine"
+    assert protocols.verify_pdf(pdf_of(first)).status == "genuine"
 
     corrected = recording.correct_deal(world["chief"], p.pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 50}},
                                        reason="pips of pair B miscounted")
     assert corrected.version == first.version + 1
-    result = documents.verify_pdf(pdf_of(first))
+    result = protocols.verify_pdf(pdf_of(first))
     assert result.status == "genuine_outdated" and "version" in " ".join(result.details)
     # The new version is not confirmed: nothing frozen yet, no new document.
-    assert documents.confirmation_state(corrected)["done"] == {}
-    assert documents.documents_of(partition=p).count() == 1
+    assert protocols.confirmation_state(corrected)["done"] == {}
+    assert protocols.documents_of(partition=p).count() == 1
     confirm_all(world, p.pk)
-    second = documents.documents_of(partition=p).first()
+    second = protocols.documents_of(partition=p).first()
     assert second.pk != first.pk and second.version == corrected.version and second.confirmed
-    assert documents.verify_pdf(pdf_of(second)).status == "genuine"
-    old = documents.verify_pdf(pdf_of(first))
+    assert protocols.verify_pdf(pdf_of(second)).status == "genuine"
+    old = protocols.verify_pdf(pdf_of(first))
     assert old.status == "genuine_outdated" and old.state.newest.pk == second.pk
-    sheet = documents.partition_sheet(corrected)
+    sheet = protocols.partition_sheet(corrected)
     assert sheet["corrections"][0]["reason"] == "pips of pair B miscounted"
-    assert documents.partition_sheet(corrected, first.version)["totals"] == (200, 0)
+    assert protocols.partition_sheet(corrected, first.version)["totals"] == (200, 0)
     # The old PDF is still there, byte for byte.
     response = client.get(f"/en/verify/{first.code}/pdf/")
     assert response.status_code == 200 and response.content == pdf_of(first)
@@ -115,26 +115,26 @@ def test_tour_and_final_protocols(world, tmp_path):
     play_short(world["ref"], world["p1"].pk)
     recording.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
     assert Tour.objects.get(pk=world["tour"].pk).status == Tour.Status.FINISHED
-    sheet = documents.tour_sheet(world["tour"])
+    sheet = protocols.tour_sheet(world["tour"])
     assert [(r["table"].number, r["points"], r["winner"]) for r in sheet["rows"]] == [(1, (200, 0), "A"),
                                                                                       (2, (200, 0), "A")]
     assert len(sheet["standings"]["rows"]) == 4 and sheet["standings"]["rows"][0]["values"][0] == 1
-    keys = [c["key"] for c in sheet["standings"]["columns"]]
+    keys = [c.key for c in sheet["standings"]["columns"]]
     assert keys[:5] == ["wins", "points_difference", "points_for", "buchholz", "head_to_head"]
     assert {"points_against", "penalties"} <= set(keys)
     with pytest.raises(PermissionDenied):
-        documents.issue_tour_protocol(world["ref"], world["tour"].pk, base_url=BASE_URL)
-    tour_doc = documents.issue_tour_protocol(world["chief"], world["tour"].pk, base_url=BASE_URL)
-    final_doc = documents.issue_final_protocol(world["org"], world["tournament"].pk, base_url=BASE_URL)
+        protocols.issue_tour_protocol(world["ref"], world["tour"].pk, base_url=BASE_URL)
+    tour_doc = protocols.issue_tour_protocol(world["chief"], world["tour"].pk, base_url=BASE_URL)
+    final_doc = protocols.issue_final_protocol(world["org"], world["tournament"].pk, base_url=BASE_URL)
     assert (tour_doc.kind, tour_doc.tour_id, final_doc.kind) == ("tour", world["tour"].pk, "final")
     assert tour_doc.summary["tables"] == 2 and final_doc.summary["entrants"] == 4
     for doc in (tour_doc, final_doc):
-        assert documents.verify_pdf(pdf_of(doc)).status == "genuine"
+        assert protocols.verify_pdf(pdf_of(doc)).status == "genuine"
     # New results make the tour protocol outdated.
     recording.correct_deal(world["chief"], world["p1"].pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 21, "B": 40}},
                            reason="typo")
-    assert documents.verify_pdf(pdf_of(tour_doc)).status == "genuine_outdated"
-    assert documents.verify_pdf(pdf_of(final_doc)).status == "genuine_outdated"
+    assert protocols.verify_pdf(pdf_of(tour_doc)).status == "genuine_outdated"
+    assert protocols.verify_pdf(pdf_of(final_doc)).status == "genuine_outdated"
     if shutil.which("pdftotext"):
         text = pdf_text(pdf_of(tour_doc), tmp_path)
         for name in ("Игрок1а", "Игрок4б"):
@@ -145,13 +145,13 @@ def test_documents_are_kept_with_their_hash_and_code(world):
     import hashlib
 
     p = play_short(world["ref"], world["p1"].pk)
-    document = ProtocolDocument.objects.get(pk=documents.issue_partition_protocol(world["org"], p.pk,
+    document = ProtocolDocument.objects.get(pk=protocols.issue_partition_protocol(world["org"], p.pk,
                                                                                   base_url=BASE_URL).pk)
     data = bytes(document.pdf)
     assert document.sha256 == hashlib.sha256(data).hexdigest() and document.size == len(data)
-    assert documents.CODE_RE.match(document.code)
+    assert protocols.issuing.CODE_RE.match(document.code)
     assert document.summary["pairs"]["A"] == [str(x) for x in world["table"].pair_a.players]
-    assert documents.signing.claimed_code(data) == document.code
+    assert protocols.signing.claimed_code(data) == document.code
 
 
 def test_a_pdf_that_fails_to_issue_on_the_last_confirmation_is_offered_again(world, client, monkeypatch):
@@ -160,9 +160,9 @@ def test_a_pdf_that_fails_to_issue_on_the_last_confirmation_is_offered_again(wor
     def broken(html):
         raise RuntimeError("the renderer broke")
 
-    monkeypatch.setattr(documents, "render_pdf", broken)
+    monkeypatch.setattr(protocols.rendering, "render_pdf", broken)
     confirm_all(world, p.pk)  # the confirmations stand
-    assert not documents.documents_of(partition=p).exists()
+    assert not protocols.documents_of(partition=p).exists()
     client.force_login(world["ref"])
     url = f"/en/tournaments/{world['tournament'].slug}/tours/1/tables/1/protocol/"
     page = client.get(url + "confirm/").content.decode()
@@ -170,4 +170,4 @@ def test_a_pdf_that_fails_to_issue_on_the_last_confirmation_is_offered_again(wor
     monkeypatch.undo()
     response = client.get(url + "pdf/")
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    assert documents.documents_of(partition=p).get().confirmed
+    assert protocols.documents_of(partition=p).get().confirmed

@@ -4,7 +4,7 @@ page and the signing key page."""
 import pytest
 from django.urls import reverse
 
-from scoring import documents
+from scoring import protocols
 from scoring.models import Confirmation, SigningKey
 
 from builders import user
@@ -118,12 +118,12 @@ def test_a_referee_can_issue_the_pdf_of_his_table(world, client):
     client.force_login(world["ref"])
     response = client.get(table_url(world, "partition-protocol-pdf"))
     assert response.status_code == 200 and response.content.startswith(b"%PDF-")
-    document = documents.documents_of(partition=world["p1"]).get()
+    document = protocols.documents_of(partition=world["p1"]).get()
     assert document.created_by == world["ref"] and not document.confirmed
     player = world["table"].seat1
     player.user = user("p1")
     player.save()
     client.force_login(player.user)  # a player downloads what was issued, without issuing
     response = client.get(table_url(world, "partition-protocol-pdf"))
-    assert response.status_code == 200 and documents.documents_of(partition=world["p1"]).count() == 1
+    assert response.status_code == 200 and protocols.documents_of(partition=world["p1"]).count() == 1
     assert BASE_URL

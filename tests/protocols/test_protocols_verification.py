@@ -17,7 +17,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring import documents, signing
+from scoring import protocols
+from scoring.protocols import signing
 from scoring.models import SigningKey
 
 from protocols_world import BASE_URL, other_key_certificate, pdf_of, play_short, sign_with
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def issued(world):
     p = play_short(world["ref"], world["p1"].pk)
-    document = documents.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL)
+    document = protocols.issue_partition_protocol(world["org"], p.pk, base_url=BASE_URL)
     return document, pdf_of(document)
 
 
@@ -44,9 +45,9 @@ def command(path) -> tuple[int, str]:
 def test_a_file_signed_by_another_key_is_reported_as_such(world, issued, tmp_path, client):
     document, data = issued
     key, certificate = other_key_certificate("Кубок клуба")  # even with the same name
-    fresh = documents.render_pdf("<p>Протокол партии</p>")
+    fresh = protocols.rendering.render_pdf("<p>Протокол партии</p>")
     forged = sign_with(fresh, key, certificate)
-    result = documents.verify_pdf(forged)
+    result = protocols.verify_pdf(forged)
     assert result.status == "other_key" and "Кубок клуба" in result.signature.subject
     path = tmp_path / "forged.pdf"
     path.write_bytes(forged)
@@ -55,17 +56,17 @@ def test_a_file_signed_by_another_key_is_reported_as_such(world, issued, tmp_pat
     with path.open("rb") as f:
         assert client.post(reverse("protocol-verify"), {"file": f}).context["result"].status == "other_key"
     # A genuine file signed again by another key was changed after it was issued.
-    resigned = documents.verify_pdf(sign_with(data, key, certificate))
+    resigned = protocols.verify_pdf(sign_with(data, key, certificate))
     assert resigned.status == "tampered" and resigned.document.pk == document.pk
 
 
 def test_unknown_and_damaged_files(issued):
     document, data = issued
-    assert documents.verify_pdf(documents.render_pdf("<p>Просто PDF</p>")).status == "unknown_document"
-    assert documents.verify_pdf(b"not a pdf at all").status == "unknown_document"
-    truncated = documents.verify_pdf(data[:-100])  # the end cut off
+    assert protocols.verify_pdf(protocols.rendering.render_pdf("<p>Просто PDF</p>")).status == "unknown_document"
+    assert protocols.verify_pdf(b"not a pdf at all").status == "unknown_document"
+    truncated = protocols.verify_pdf(data[:-100])  # the end cut off
     assert truncated.status == "tampered" and truncated.document.pk == document.pk  # it still names its code
-    appended = documents.verify_pdf(data + b"\n% one more line\n")
+    appended = protocols.verify_pdf(data + b"\n% one more line\n")
     assert appended.status == "tampered"
 
 
@@ -122,12 +123,12 @@ def test_an_organiser_loads_his_own_certificate(world, issued, tmp_path):
     assert key.source == "uploaded" and "Оргкомитет Кубка" in key.subject and key.chain.count("BEGIN") == 1
     assert SigningKey.objects.get(pk=old_key.pk).retired_at is not None
     # Documents signed with the earlier key stay genuine; new ones are signed with the new key.
-    assert documents.verify_pdf(old_data).status == "genuine"
-    new_document = documents.issue_partition_protocol(world["org"], world["p1"].pk, base_url=BASE_URL)
+    assert protocols.verify_pdf(old_data).status == "genuine"
+    new_document = protocols.issue_partition_protocol(world["org"], world["p1"].pk, base_url=BASE_URL)
     assert new_document.pk != old_document.pk and new_document.signing_key_id == key.pk
-    result = documents.verify_pdf(pdf_of(new_document))
+    result = protocols.verify_pdf(pdf_of(new_document))
     assert result.status == "genuine" and result.signature.ok
-    assert documents.verify_pdf(old_data).status == "genuine_outdated"  # a newer document exists
+    assert protocols.verify_pdf(old_data).status == "genuine_outdated"  # a newer document exists
     path, trust = tmp_path / "new.pdf", tmp_path / "organiser.pem"
     path.write_bytes(pdf_of(new_document))
     trust.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))

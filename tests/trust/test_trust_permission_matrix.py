@@ -19,7 +19,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
-from scoring import documents, signing
+from scoring import protocols
+from scoring.protocols import signing
 from scoring import services as recording
 from scoring.models import Confirmation, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions, services
@@ -166,7 +167,7 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: signing.load_pkcs12(u, s.tournament, b"", ""), "org", rules_may_refuse=True,
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/signing/")),
     "make the protocols of a whole tour": Action(
-        lambda u, s: documents.start_tour_batch(u, s.tour1.pk, base_url=BASE_URL), None,
+        lambda u, s: protocols.start_tour_batch(u, s.tour1.pk, base_url=BASE_URL), None,
         page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/tours/1/protocols/")),
     # -- is_staff, can_see_tour, can_see_tournament
     "see the staff": Action(
@@ -205,11 +206,11 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: recording.import_protocol(u, _p2(s), _protocol(s)), "ref",
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/2/sheet/import/")),
     "issue a table's signed protocol": Action(
-        lambda u, s: documents.issue_partition_protocol(u, _p1(s), base_url=BASE_URL), "ref"),
+        lambda u, s: protocols.issue_partition_protocol(u, _p1(s), base_url=BASE_URL), "ref"),
     "confirm as the table's referee": Action(
-        lambda u, s: documents.confirm(u, _p1(s), 0, base_url=BASE_URL), "ref"),
+        lambda u, s: protocols.confirm(u, _p1(s), 0, base_url=BASE_URL), "ref"),
     "type a player's PIN": Action(
-        lambda u, s: documents.confirm(u, _p1(s), 2, pin=PINS[2], base_url=BASE_URL), "ref"),
+        lambda u, s: protocols.confirm(u, _p1(s), 2, pin=PINS[2], base_url=BASE_URL), "ref"),
     # -- can_referee_all: the chief referee and organisers
     "annul a warning": Action(
         lambda u, s: recording.record(u, _p2(s), "annul", {"violation": 1, "reason": "Ошибся судья Д'Артаньян"}),
@@ -225,15 +226,15 @@ ACTIONS: dict[str, Action] = {
                                 {"number": 1, "deal": DEAL, "reason": "пересчёт"}, format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/1/sheet/deals/1/correct/")),
     "issue the tour protocol": Action(
-        lambda u, s: documents.issue_tour_protocol(u, s.tour1.pk, base_url=BASE_URL), "chief"),
+        lambda u, s: protocols.issue_tour_protocol(u, s.tour1.pk, base_url=BASE_URL), "chief"),
     "issue the final protocol": Action(
-        lambda u, s: documents.issue_final_protocol(u, s.tournament.pk, base_url=BASE_URL), "chief"),
+        lambda u, s: protocols.issue_final_protocol(u, s.tournament.pk, base_url=BASE_URL), "chief"),
     # -- a table's protocol: the staff and the table's players
     "read a table's protocol": Action(
         lambda u, s: permissions.require_read_partition_protocol(u, s.table1), "account",
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/1/protocol/")),
     "confirm a player's seat from an account": Action(
-        lambda u, s: documents.confirm(u, _p1(s), 1, base_url=BASE_URL), "account",
+        lambda u, s: protocols.confirm(u, _p1(s), 1, base_url=BASE_URL), "account",
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/1/protocol/confirm/")),
     # -- players: can_edit_player, can_set_pin
     "change a player's data": Action(
@@ -243,10 +244,10 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: services.update_player(u, s.with_account, {"city": "Ёлкино"}), "account",
         api=lambda c, s: c.patch(f"/api/players/{s.with_account.pk}/", {"city": "Чужой город"}, format="json")),
     "set a player's PIN": Action(
-        lambda u, s: documents.set_pin(u, s.without_account.pk, "97531"), "org",
+        lambda u, s: protocols.set_pin(u, s.without_account.pk, "97531"), "org",
         page=lambda c, s: c.get(f"/en/players/{s.without_account.pk}/pin/")),
     "set the PIN of a player with an account": Action(
-        lambda u, s: documents.set_pin(u, s.with_account.pk, "97531"), "account",
+        lambda u, s: protocols.set_pin(u, s.with_account.pk, "97531"), "account",
         page=lambda c, s: c.get(f"/en/players/{s.with_account.pk}/pin/")),
 }
 

@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import translation
 
 from builders import finish_tour
-from scoring import documents
+from scoring import protocols
 from tournaments import services
 from tournaments.models import Table
 
@@ -25,7 +25,7 @@ LIMIT = 5  # settings.PIN_FAILURE_LIMIT's default
 def _wrong_pins(side, seat, device, times):
     for _n in range(times):
         with pytest.raises(ValidationError, match="Wrong PIN"):
-            documents.confirm(device, side.table1.partition.pk, seat, pin=WRONG)
+            protocols.confirm(device, side.table1.partition.pk, seat, pin=WRONG)
 
 
 def test_five_wrong_pins_lock_the_player_on_that_login_only(world, settings):
@@ -33,18 +33,18 @@ def test_five_wrong_pins_lock_the_player_on_that_login_only(world, settings):
     partition = north.table1.partition.pk
     _wrong_pins(north, 1, north.ref, settings.PIN_FAILURE_LIMIT - 1)
     with pytest.raises(ValidationError, match=r"Wrong PIN .*\(0 attempts left\)"):
-        documents.confirm(north.ref, partition, 1, pin=WRONG)
+        protocols.confirm(north.ref, partition, 1, pin=WRONG)
     with pytest.raises(ValidationError, match="Too many wrong PINs"):
-        documents.confirm(north.ref, partition, 1, pin=PINS[1])  # even the right one
-    documents.confirm(north.ref, partition, 2, pin=PINS[2])  # another player is not locked
+        protocols.confirm(north.ref, partition, 1, pin=PINS[1])  # even the right one
+    protocols.confirm(north.ref, partition, 2, pin=PINS[2])  # another player is not locked
     # The chief referee's device is another login: the player confirms there.
-    assert documents.confirm(north.chief, partition, 1, pin=PINS[1]).method == "pin"
+    assert protocols.confirm(north.chief, partition, 1, pin=PINS[1]).method == "pin"
 
 
 def test_the_player_confirms_from_his_own_account_while_locked_on_the_referees_login(world, settings):
     north = world.north
     _wrong_pins(north, 1, north.ref, settings.PIN_FAILURE_LIMIT)
-    assert documents.confirm(north.account, north.table1.partition.pk, 1).method == "account"
+    assert protocols.confirm(north.account, north.table1.partition.pk, 1).method == "account"
 
 
 def test_the_lock_ends_after_its_time_and_a_right_pin_clears_the_count(world, settings):
@@ -53,21 +53,21 @@ def test_the_lock_ends_after_its_time_and_a_right_pin_clears_the_count(world, se
     north = world.north
     partition = north.table1.partition.pk
     _wrong_pins(north, 3, north.ref, 2)
-    documents.confirm(north.ref, partition, 3, pin=PINS[3])
+    protocols.confirm(north.ref, partition, 3, pin=PINS[3])
     assert PinFailures.objects.get(player=north.table1.seat3, device=north.ref).failures == 0
     _wrong_pins(north, 4, north.ref, settings.PIN_FAILURE_LIMIT)
     row = PinFailures.objects.get(player=north.table1.seat4, device=north.ref)
     assert row.locked_until is not None
     PinFailures.objects.filter(pk=row.pk).update(locked_until=row.locked_until.replace(year=2000),
                                                  last_failure_at=row.last_failure_at.replace(year=2000))
-    assert documents.confirm(north.ref, partition, 4, pin=PINS[4]).method == "pin"
+    assert protocols.confirm(north.ref, partition, 4, pin=PINS[4]).method == "pin"
 
 
 def test_a_new_pin_ends_the_lock(world, settings):
     north = world.north
     _wrong_pins(north, 2, north.ref, settings.PIN_FAILURE_LIMIT)
-    documents.set_pin(north.org, north.table1.seat2_id, "975310")
-    assert documents.confirm(north.ref, north.table1.partition.pk, 2, pin="975310").method == "pin"
+    protocols.set_pin(north.org, north.table1.seat2_id, "975310")
+    assert protocols.confirm(north.ref, north.table1.partition.pk, 2, pin="975310").method == "pin"
 
 
 def _every_partition_of(side, seat):
@@ -98,14 +98,14 @@ def test_forty_parallel_wrong_pins_check_at_most_the_limit_and_the_right_pin_is_
     player, partitions = _every_partition_of(north, 2)
     checked = []
     lock = threading.Lock()
-    real_check = documents.check_password
+    real_check = protocols.confirmations.check_password
 
     def counting_check(raw, encoded, *args, **kwargs):
         with lock:
             checked.append(raw)
         return real_check(raw, encoded, *args, **kwargs)
 
-    monkeypatch.setattr(documents, "check_password", counting_check)
+    monkeypatch.setattr(protocols.confirmations, "check_password", counting_check)
     attempts = 40
     start = threading.Barrier(attempts)
     answers = []
@@ -115,7 +115,7 @@ def test_forty_parallel_wrong_pins_check_at_most_the_limit_and_the_right_pin_is_
         try:
             start.wait()
             with translation.override("en"):
-                documents.confirm(north.chief, partition, seat, pin=WRONG)
+                protocols.confirm(north.chief, partition, seat, pin=WRONG)
         except ValidationError as refusal:
             with lock:
                 answers.append(refusal.messages[0])
@@ -133,7 +133,7 @@ def test_forty_parallel_wrong_pins_check_at_most_the_limit_and_the_right_pin_is_
     assert sum(a.startswith("Too many wrong PINs") for a in answers) == attempts - LIMIT
     partition, seat = partitions[0]
     with pytest.raises(ValidationError, match="Too many wrong PINs"):
-        documents.confirm(north.chief, partition, seat, pin=PINS[2])
+        protocols.confirm(north.chief, partition, seat, pin=PINS[2])
     assert len(checked) == LIMIT  # refused without looking at the PIN
     # The table's own referee types it on his device: not locked there.
-    assert documents.confirm(north.ref, north.table1.partition.pk, 2, pin=PINS[2]).method == "pin"
+    assert protocols.confirm(north.ref, north.table1.partition.pk, 2, pin=PINS[2]).method == "pin"

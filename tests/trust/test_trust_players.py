@@ -6,7 +6,7 @@ from django.contrib.auth.hashers import check_password
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import user
-from scoring import documents
+from scoring import protocols
 from tournaments import permissions, services
 from tournaments.models import Entry, Player
 
@@ -58,9 +58,9 @@ def test_an_organiser_who_registered_someone_elses_player_may_not_rename_him_or_
         with pytest.raises(PermissionDenied):
             services.update_player(organiser, victim, {"last_name": "Переименованный"})
         with pytest.raises(PermissionDenied):
-            documents.set_pin(organiser, victim.pk, "0000")
+            protocols.set_pin(organiser, victim.pk, "0000")
         with pytest.raises(PermissionDenied):
-            documents.set_pin(organiser, with_account.pk, "0000")
+            protocols.set_pin(organiser, with_account.pk, "0000")
         assert not permissions.can_edit_player(organiser, victim)
         assert not permissions.can_set_pin(organiser, victim)
     response = api(world.south.org).patch(f"/api/players/{victim.pk}/", {"last_name": "Переименованный"},
@@ -74,21 +74,21 @@ def test_the_player_himself_and_a_superuser_always_may(world):
     _take_over(world)
     player = world.north.with_account
     services.update_player(world.north.account, player, {"club": "Клуб «Ёлочка»"})
-    documents.set_pin(world.north.account, player.pk, "97531")
+    protocols.set_pin(world.north.account, player.pk, "97531")
     admin = user("admin", superuser=True)
     services.update_player(admin, world.north.without_account, {"first_name": "Пётр-Алексей"})
-    documents.set_pin(admin, world.north.without_account.pk, "86420")
+    protocols.set_pin(admin, world.north.without_account.pk, "86420")
     assert Player.objects.get(pk=player.pk).club == "Клуб «Ёлочка»"
 
 
 def test_an_organiser_may_correct_a_player_only_he_registered_but_not_the_pin_of_one_with_an_account(world):
     north = world.north
     services.update_player(north.org, north.without_account, {"last_name": "Исправленная-Опечатка-Д'Ёлкин"})
-    documents.set_pin(north.org, north.without_account.pk, "112233")
+    protocols.set_pin(north.org, north.without_account.pk, "112233")
     services.update_player(north.org, north.with_account, {"club": "Дуплет"})  # his data, a typo: yes
     assert not permissions.can_set_pin(north.org, north.with_account)  # his PIN: only he
     with pytest.raises(PermissionDenied):
-        documents.set_pin(north.org, north.with_account.pk, "0000")
+        protocols.set_pin(north.org, north.with_account.pk, "0000")
     assert check_password(PINS[1], Player.objects.get(pk=north.with_account.pk).pin)
     # The other side's organiser, his chief referee or referee: never.
     for who in (world.south.org, north.chief, north.ref, world.outsider):

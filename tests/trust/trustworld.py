@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from builders import user
-from scoring import documents
+from scoring import protocols
 from scoring import services as recording
 from scoring.models import Partition
 from tournaments import services
@@ -110,7 +110,7 @@ def build_side(name: str) -> Side:
     services.publish_tour(org, tour1)
     assert play_to_the_end(ref, table1.partition.pk).is_finished
     for seat, player in enumerate(table1.seats, 1):
-        documents.set_pin(org, player.pk, PINS[seat])
+        protocols.set_pin(org, player.pk, PINS[seat])
     Player.objects.filter(pk=table1.seat1_id).update(user=account)
     tour2 = services.generate_tour(org, tournament)
     tournament.refresh_from_db()

@@ -7,10 +7,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from scoring import documents
+from scoring.protocols import verification
 
 #: Exit status by verdict: 0 only for a genuine, current document.
-EXIT = {documents.Status.GENUINE: 0, documents.Status.GENUINE_OUTDATED: 2}
+EXIT = {verification.Status.GENUINE: 0, verification.Status.GENUINE_OUTDATED: 2}
 
 
 class Command(BaseCommand):
@@ -28,7 +28,7 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror}") from None
         with translation.override("en"):
-            result = documents.verify_pdf(data)
+            result = verification.verify_pdf(data)
             if options["json"]:
                 self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2, default=str))
             else:

@@ -51,7 +51,7 @@ from pyhanko_certvalidator.registry import SimpleCertificateStore
 from tournaments.models import Tournament
 from tournaments.permissions import require_manage
 
-from .models import SigningKey
+from scoring.models import SigningKey
 
 FIELD_NAME = "Protocol"
 #: The signature's /Reason names the document's code in plain ASCII, so that even a damaged file

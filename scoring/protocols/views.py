@@ -1,7 +1,7 @@
 """Pages of the protocols: print views, signed PDFs, confirmation at the table, the protocols of
 a whole tour (Celery, with progress and a ZIP), the tournament's signing key, a player's PIN,
 and the public verification of a document. Thin: each calls one service of
-:mod:`scoring.documents` or :mod:`scoring.signing`, which checks permissions itself.
+the :mod:`scoring.protocols` modules, which checks permissions itself.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments.web.uploads import upload_limit
+from scoring.models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions
 from tournaments.models import Player, Table, Tour, Tournament
+from tournaments.web.uploads import upload_limit
 
-from . import documents, signing
-from .models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
+from . import batches, confirmations, issuing, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -57,7 +57,7 @@ def _documents_with_state(queryset) -> list[dict]:
     newest = items[0].pk if items else None
     rows = []
     for document in items:
-        state = documents.document_state(document) if document.pk == newest else documents.DocumentState(True, None)
+        state = issuing.document_state(document) if document.pk == newest else issuing.DocumentState(True, None)
         rows.append({"document": document, "outdated": state.outdated, "reason": state.reason})
     return rows
 
@@ -95,12 +95,12 @@ def partition_protocol(request, slug: str, number: int, table: int):
     version = request.GET.get("version")
     try:
         version = int(version) if version not in (None, "") else None
-        sheet = documents.partition_sheet(partition, version)
+        sheet = sheets.partition_sheet(partition, version)
     except (ValueError, ValidationError):
         raise Http404(_("There is no such version.")) from None
     return render(request, "protocols/print.html", {
         **sheet, "sheet_template": "protocols/partition_sheet.html", "document": None,
-        "documents": _documents_with_state(documents.documents_of(partition=partition)),
+        "documents": _documents_with_state(issuing.documents_of(partition=partition)),
         "versions": list(range(partition.version, 0, -1)),
         "can_issue": permissions.can_referee(request.user, table),
         "can_confirm": permissions.can_read_partition_protocol(request.user, table),
@@ -116,10 +116,10 @@ def partition_protocol_pdf(request, slug: str, number: int, table: int):
     table = _table(slug, number, table)
     permissions.require_read_partition_protocol(request.user, table)
     try:
-        document = documents.issue_partition_protocol(request.user, table.partition.pk,
-                                                      base_url=documents.site_url(request))
+        document = issuing.issue_partition_protocol(request.user, table.partition.pk,
+                                                      base_url=issuing.site_url(request))
     except PermissionDenied:
-        document = documents.documents_of(partition=table.partition).first()
+        document = issuing.documents_of(partition=table.partition).first()
         if document is None:
             raise Http404(_("No signed PDF of this protocol was issued yet.")) from None
         document = ProtocolDocument.objects.get(pk=document.pk)
@@ -140,9 +140,9 @@ def partition_confirm(request, slug: str, number: int, table: int):
     partition = table.partition
     if request.method == "POST":
         try:
-            confirmation = documents.confirm(
+            confirmation = confirmations.confirm(
                 request.user, partition.pk, request.POST.get("seat"), pin=request.POST.get("pin") or None,
-                version=request.POST.get("version") or None, base_url=documents.site_url(request))
+                version=request.POST.get("version") or None, base_url=issuing.site_url(request))
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
@@ -150,8 +150,8 @@ def partition_confirm(request, slug: str, number: int, table: int):
             messages.success(request, _("Confirmed by %(who)s.") % {"who": who})
         return redirect("partition-confirm", slug, number, table.number)
     partition = Partition.objects.get(pk=partition.pk)
-    sheet = documents.partition_sheet(partition)
-    state = documents.confirmation_state(partition)
+    sheet = sheets.partition_sheet(partition)
+    state = confirmations.confirmation_state(partition)
     is_referee = permissions.can_referee(request.user, table)
     rows = []
     for signature in sheet["signatures"]:
@@ -167,7 +167,7 @@ def partition_confirm(request, slug: str, number: int, table: int):
             else permissions.is_own_player(request.user, player),
             "can_set_pin": player is not None and permissions.can_set_pin(request.user, player),
         })
-    current = documents.documents_of(partition=partition).filter(version=partition.version).first()
+    current = issuing.documents_of(partition=partition).filter(version=partition.version).first()
     return render(request, "protocols/confirm.html", {
         **sheet, "state": state, "rows": rows, "is_referee": is_referee, "current_document": current,
     })
@@ -180,8 +180,8 @@ def partition_confirm(request, slug: str, number: int, table: int):
 def tour_protocol(request, tournament: Tournament, number: int):
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     return render(request, "protocols/print.html", {
-        **documents.tour_sheet(tour), "sheet_template": "protocols/tour_sheet.html", "document": None,
-        "documents": _documents_with_state(documents.documents_of(tour=tour)),
+        **sheets.tour_sheet(tour), "sheet_template": "protocols/tour_sheet.html", "document": None,
+        "documents": _documents_with_state(issuing.documents_of(tour=tour)),
         "can_issue": permissions.can_referee_all(request.user, tournament),
         "back_url": reverse("tour-protocols", args=[tournament.slug, number]),
     })
@@ -191,7 +191,7 @@ def tour_protocol(request, tournament: Tournament, number: int):
 def tour_protocol_pdf(request, tournament: Tournament, number: int):
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     try:
-        document = documents.issue_tour_protocol(request.user, tour.pk, base_url=documents.site_url(request))
+        document = issuing.issue_tour_protocol(request.user, tour.pk, base_url=issuing.site_url(request))
     except (ValidationError, PermissionDenied) as error:
         _refused(request, error)
         return redirect("tour-protocol", tournament.slug, number)
@@ -201,8 +201,8 @@ def tour_protocol_pdf(request, tournament: Tournament, number: int):
 @staff_page
 def final_protocol(request, tournament: Tournament):
     return render(request, "protocols/print.html", {
-        **documents.final_sheet(tournament), "sheet_template": "protocols/final_sheet.html", "document": None,
-        "documents": _documents_with_state(documents.documents_of(tournament=tournament)),
+        **sheets.final_sheet(tournament), "sheet_template": "protocols/final_sheet.html", "document": None,
+        "documents": _documents_with_state(issuing.documents_of(tournament=tournament)),
         "can_issue": permissions.can_referee_all(request.user, tournament),
         "back_url": None,
     })
@@ -211,7 +211,7 @@ def final_protocol(request, tournament: Tournament):
 @staff_page
 def final_protocol_pdf(request, tournament: Tournament):
     try:
-        document = documents.issue_final_protocol(request.user, tournament.pk, base_url=documents.site_url(request))
+        document = issuing.issue_final_protocol(request.user, tournament.pk, base_url=issuing.site_url(request))
     except (ValidationError, PermissionDenied) as error:
         _refused(request, error)
         return redirect("final-protocol", tournament.slug)
@@ -228,12 +228,12 @@ def tour_protocols(request, tournament: Tournament, number: int):
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     if request.method == "POST":
         try:
-            batch = documents.start_tour_batch(request.user, tour.pk, base_url=documents.site_url(request))
+            batch = batches.start_tour_batch(request.user, tour.pk, base_url=issuing.site_url(request))
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
             return redirect("tour-protocols", tournament.slug, number)
         return redirect("protocol-batch", tournament.slug, number, batch.pk)
-    sheet = documents.tour_sheet(tour)
+    sheet = sheets.tour_sheet(tour)
     latest = {}
     for document in ProtocolDocument.objects.defer("pdf").filter(
             kind=ProtocolDocument.Kind.PARTITION, tour=tour).order_by("created_at", "pk"):
@@ -244,7 +244,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
         row["document_current"] = document is not None and document.version == row["partition"].version
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
-        "batches": [documents.batch_progress(b) | {"created_at": b.created_at}
+        "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
                     for b in tour.protocol_batches.defer("archive")[:5]],
     })
 
@@ -252,7 +252,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
 def _batch(request, tournament: Tournament, number: int, batch: int) -> ProtocolBatch:
     batch = get_object_or_404(ProtocolBatch.objects.defer("archive").select_related("tour__tournament"),
                               pk=batch, tour__tournament=tournament, tour__number=number)
-    documents.require_batch_access(request.user, batch)
+    batches.require_batch_access(request.user, batch)
     return batch
 
 
@@ -262,21 +262,21 @@ def batch_detail(request, tournament: Tournament, number: int, batch: int):
     batch = _batch(request, tournament, number, batch)
     if request.method == "POST":
         try:
-            documents.resume_tour_batch(request.user, batch.pk)
+            batches.resume_tour_batch(request.user, batch.pk)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
             messages.success(request, _("The tables not done yet are sent to the workers again."))
         return redirect("protocol-batch", tournament.slug, number, batch.pk)
     return render(request, "protocols/batch.html", {
-        "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": documents.batch_progress(batch),
+        "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": batches.batch_progress(batch),
     })
 
 
 @staff_page
 def batch_status(request, tournament: Tournament, number: int, batch: int):
     batch = _batch(request, tournament, number, batch)
-    progress = documents.batch_progress(batch)
+    progress = batches.batch_progress(batch)
     if progress["ready"]:
         progress["zip"] = reverse("protocol-batch-zip", args=[tournament.slug, number, batch.pk])
     return JsonResponse(progress)
@@ -354,7 +354,7 @@ def player_pin(request, pk: int):
             messages.error(request, _("The two PINs differ."))
         else:
             try:
-                documents.set_pin(request.user, player.pk, pin)
+                confirmations.set_pin(request.user, player.pk, pin)
             except (ValidationError, PermissionDenied) as error:
                 _refused(request, error)
             else:
@@ -373,7 +373,7 @@ def verify(request):
     """Check a protocol: upload its PDF, or type its code."""
     result = None
     if request.method == "POST":
-        code = documents.normalise_code(request.POST.get("code", ""))
+        code = issuing.normalise_code(request.POST.get("code", ""))
         upload = request.FILES.get("file")
         if upload is not None:
             limit = settings.UPLOAD_MAX_SIZE
@@ -381,10 +381,10 @@ def verify(request):
             if len(data) > limit:
                 messages.error(request, _("The file is too large: at most %(size)s.") % {"size": filesizeformat(limit)})
             else:
-                result = documents.verify_pdf(data)
-        elif code and not documents.CODE_RE.match(code):
+                result = verification.verify_pdf(data)
+        elif code and not issuing.CODE_RE.match(code):
             messages.error(request, _("A document's code is %(length)s letters and digits, as printed under its QR "
-                                      "code.") % {"length": documents.CODE_LENGTH})
+                                      "code.") % {"length": issuing.CODE_LENGTH})
         elif code:
             return redirect("protocol-short", code)
         else:
@@ -395,7 +395,7 @@ def verify(request):
 
 def verify_code(request, code: str):
     """The page the QR code of a document leads to: what it certifies, and whether it is current."""
-    result = documents.verify_code(code)
+    result = verification.verify_code(code)
     return render(request, "protocols/verify.html", {"result": result, "code": code},
                   status=404 if result.document is None else 200)
 
@@ -404,12 +404,12 @@ def document_pdf(request, code: str):
     """An issued document's PDF, by its code (whoever holds the document has the code)."""
     document = get_object_or_404(ProtocolDocument.objects.select_related("tournament", "partition__table__tour",
                                                                           "tour"),
-                                 code=documents.normalise_code(code))
+                                 code=issuing.normalise_code(code))
     return _pdf_response(document, download=request.GET.get("download") == "1")
 
 
 def document_certificate(request, code: str):
     """The certificate that signed a document (PEM): the trust root for ``pyhanko sign validate``."""
     document = get_object_or_404(ProtocolDocument.objects.defer("pdf").select_related("signing_key", "tournament"),
-                                 code=documents.normalise_code(code))
+                                 code=issuing.normalise_code(code))
     return _pem(document.signing_key, f"{document.tournament.slug}-{document.signing_key.fingerprint[:12]}.pem")

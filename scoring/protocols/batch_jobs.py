@@ -1,0 +1,94 @@
+"""What the workers do for a tour's batch (:mod:`.tasks` calls these): one table's document,
+counted once however often its task runs, and the ZIP at the end."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import engine
+from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
+
+from .issuing import issue_partition_protocol, issue_tour_protocol
+
+
+def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = None) -> bool:
+    """Make one table's document of a batch (reusing the one issued for the same state) and count
+    it done, once, whatever the retries. ``error``: record this table as failed instead. Returns
+    whether the batch waits for its ZIP (the caller then packs it): its last table was counted,
+    by this run or by an earlier one whose worker may have died before it could ask for the ZIP."""
+    batch = ProtocolBatch.objects.select_related("created_by").defer("archive").get(pk=batch_id)
+    item = ProtocolBatchItem.objects.get(batch=batch, partition_id=partition_id)
+    if item.done_at is None:
+        document = None
+        if error is None:
+            try:
+                document = issue_partition_protocol(batch.created_by, partition_id, base_url=batch.base_url)
+            except (ValidationError, PermissionDenied, engine.RulesError) as failure:
+                error = "; ".join(getattr(failure, "messages", None) or [str(failure)])
+        with transaction.atomic():
+            # The conditional update is the lock: exactly one run counts this table.
+            counted = ProtocolBatchItem.objects.filter(pk=item.pk, done_at__isnull=True).update(
+                done_at=timezone.now(), document=document, error=error or "")
+            if counted:
+                ProtocolBatch.objects.filter(pk=batch.pk).update(
+                    done=F("done") + 1, failed=F("failed") + (1 if error else 0), progressed_at=timezone.now())
+                ProtocolBatch.objects.filter(pk=batch.pk, done__gte=F("total"), status=ProtocolBatch.Status.RUNNING
+                                             ).update(status=ProtocolBatch.Status.ASSEMBLING)
+    return ProtocolBatch.objects.filter(pk=batch_id, status=ProtocolBatch.Status.ASSEMBLING).exists()
+
+
+def assemble_batch(batch_id: int) -> ProtocolBatch:
+    """Pack a finished batch's documents, the tour protocol and a list of SHA-256 sums into its
+    ZIP (again harmlessly if it is done already)."""
+    batch = ProtocolBatch.objects.select_related("tour__tournament", "created_by").get(pk=batch_id)
+    if batch.status == ProtocolBatch.Status.READY:
+        return batch
+    tour = batch.tour
+    prefix = f"{tour.tournament.slug}-tour-{tour.number:02d}"
+    items = list(batch.items.select_related("partition__table").order_by("partition__table__number"))
+    documents = {d.pk: d for d in ProtocolDocument.objects.filter(
+        pk__in=[i.document_id for i in items if i.document_id])}
+    errors = []
+    buffer = io.BytesIO()
+    sums = []
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        def add(name: str, document: ProtocolDocument) -> None:
+            archive.writestr(name, bytes(document.pdf))
+            sums.append(f"{document.sha256}  {name}  {document.code}")
+
+        try:
+            add(f"{prefix}-protocol.pdf", ProtocolDocument.objects.get(
+                pk=issue_tour_protocol(batch.created_by, tour.pk, base_url=batch.base_url).pk))
+        except (ValidationError, PermissionDenied) as failure:
+            errors.append(_("Tour protocol: %(error)s") % {"error": "; ".join(failure.messages)
+                                                           if hasattr(failure, "messages") else failure})
+        for item in items:
+            number = item.partition.table.number
+            document = documents.get(item.document_id)
+            if document is None:
+                errors.append(_("Table %(number)s: %(error)s") % {"number": number, "error": item.error or "?"})
+                continue
+            add(f"{prefix}-table-{number:03d}-v{document.version}.pdf", document)
+        archive.writestr("SHA256SUMS", "\n".join(sums) + "\n")
+    with transaction.atomic():
+        batch = ProtocolBatch.objects.select_for_update().get(pk=batch.pk)
+        if batch.status == ProtocolBatch.Status.READY:
+            return batch
+        batch.archive = buffer.getvalue()
+        batch.error = "\n".join(str(e) for e in errors)
+        batch.status = ProtocolBatch.Status.READY
+        batch.finished_at = timezone.now()
+        batch.save(update_fields=["archive", "error", "status", "finished_at"])
+    return batch
+
+
+def fail_batch(batch_id: int, error: str) -> None:
+    ProtocolBatch.objects.filter(pk=batch_id).exclude(status=ProtocolBatch.Status.READY).update(
+        status=ProtocolBatch.Status.FAILED, error=error[:2000], finished_at=timezone.now())

@@ -1,0 +1,278 @@
+"""What the protocols show, read from the record: the partition protocol of one version of a
+partition (:func:`partition_sheet`), the tour protocol (:func:`tour_sheet`: every table's result
+and the standings after the tour) and the final protocol (:func:`final_sheet`), with what each
+certifies (its summary) and the state it was made from (its snapshot: a document is issued
+again only when that changed)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import engine, labels
+from scoring.models import Confirmation, Partition, PartitionChange
+from scoring.sanctions import sanctions
+from tournaments.models import Bye, Role, SitOut, Tour, Tournament
+from tournaments.standings import standings_table
+
+
+def person_name(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+def local(moment):
+    return timezone.localtime(moment) if moment else None
+
+
+def partition_query():
+    return Partition.objects.select_related(
+        "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
+        "table__pair_b__first", "table__pair_b__second", "table__seat1", "table__seat2", "table__seat3",
+        "table__seat4")
+
+
+def required_seats(partition: Partition, game: engine.Partition | None = None) -> list[int]:
+    """Who confirms a finished partition: the four players and the referee (seat 0); at a
+    no-show, the players of the absent pair cannot and do not."""
+    if game is None:
+        if partition.reason != "no_show":
+            return [1, 2, 3, 4, Confirmation.REFEREE]
+        game = _game(partition.state, partition)
+    seats = [1, 2, 3, 4]
+    if game.no_show in ("A", "both"):
+        seats = [s for s in seats if s % 2 == 0]
+    if game.no_show in ("B", "both"):
+        seats = [s for s in seats if s % 2 == 1]
+    return seats + [Confirmation.REFEREE]
+
+
+def _game(state: dict | None, partition: Partition) -> engine.Partition:
+    if state:
+        return engine.Partition.from_dict(state)
+    return engine.Partition(partition.table.tour.tournament.rules)
+
+
+def _event_times(changes: list[PartitionChange]) -> list:
+    """When each event of the last change's state was written: an event keeps the time of the
+    change that first stored it, as long as later changes (corrections) leave it as it was."""
+    events: list = []
+    times: list = []
+    for change in changes:
+        new = (change.state or {}).get("events", [])
+        times = [times[i] if i < len(events) and events[i] == e else change.at for i, e in enumerate(new)]
+        events = new
+    return times
+
+
+def partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """Everything a partition protocol shows, for ``version`` (default: the current one)."""
+    table = partition.table
+    tour = table.tour
+    tournament = tour.tournament
+    if version is None:
+        version = partition.version
+    if not 0 <= version <= partition.version:
+        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+    changes = list(partition.changes.filter(version__lte=version).select_related("user").order_by("version"))
+    # The current state is the row's own (a partition written without changes has no history).
+    state = partition.state if version == partition.version else (changes[-1].state if changes else None)
+    game = _game(state, partition)
+    regs = game.regulations
+    times = _event_times(changes)
+    seats = table.seats
+
+    def seat_name(seat: int | None) -> str:
+        return str(seats[seat - 1]) if seat in (1, 2, 3, 4) else ""
+
+    deals = []
+    for d in game.deals:
+        deals.append({
+            "n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": d.end,
+            "end_label": labels.ENDS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
+            "pips_a": d.pips[0], "pips_b": d.pips[1], "winner": d.winner, "points": d.points,
+            "total_a": d.totals[0], "total_b": d.totals[1]})
+
+    # Warnings and penalties, in the order the referee wrote them, with their time.
+    notes = {"false_pass": _("the deal ended by the referee"), "restart": _("the deal was dealt again")}
+
+    def at(event: int | None):
+        return local(times[event]) if event is not None and event < len(times) else None
+
+    entries = [{
+        "at": at(s.event), "seat": s.seat, "player": seat_name(s.seat), "pair": s.pair, "code": s.code,
+        "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
+        "note": notes.get(s.note, ""), "during_deal": s.during_deal, "after_deal": s.after_deal,
+        "annulled": {"reason": s.annulled, "at": at(s.annulled_event)} if s.annulled is not None else None,
+        "counted": s.penalty is not None, "totals": s.totals,
+        "delta": ", ".join(f"{side} {value:+d}" for side, value in zip("AB", s.delta) if value) if s.penalty else "",
+    } for s in sanctions(game)]
+
+    decision = game.decision
+    first_change = changes[0].at if changes else None
+    finished_at = None
+    for change in changes:
+        if change.after.get("status") == Partition.Status.FINISHED and change.before.get("status") != "finished":
+            finished_at = change.at
+        elif change.after.get("status") != Partition.Status.FINISHED:
+            finished_at = None
+    corrections = [{"version": c.version, "at": local(c.at), "reason": c.reason, "by": person_name(c.user),
+                    "action": labels.ACTIONS.get(c.action, c.action)}
+                   for c in changes if c.action == "correction" or c.reason]
+
+    confirmations = {c.seat: c for c in partition.confirmations.filter(version=version).select_related("user")}
+    finished = decision is not None
+    needed = required_seats(partition, game) if finished else [1, 2, 3, 4, Confirmation.REFEREE]
+    absent = {s for s in (1, 2, 3, 4) if s not in needed}
+    signatures = []
+    for seat in (1, 2, 3, 4):
+        signatures.append({"seat": seat, "pair": engine.pair_of(seat), "name": str(seats[seat - 1]),
+                           "player": seats[seat - 1], "confirmation": confirmations.get(seat),
+                           "absent": seat in absent})
+    referee_confirmation = confirmations.get(Confirmation.REFEREE)
+    referee_name = (person_name(referee_confirmation.user) if referee_confirmation and referee_confirmation.user
+                    else person_name(table.referee))
+    signatures.append({"seat": Confirmation.REFEREE, "pair": "", "name": referee_name, "player": None,
+                       "confirmation": referee_confirmation, "absent": False})
+    confirmed = finished and all(s in confirmations for s in needed)
+
+    winner_pair = table.pair_a if decision and decision.winner == "A" else (
+        table.pair_b if decision and decision.winner == "B" else None)
+    return {
+        "kind": "partition", "tournament": tournament, "tour": tour, "table": table, "partition": partition,
+        "version": version, "is_current": version == partition.version, "regulations": regs,
+        "pair_a": table.pair_a, "pair_b": table.pair_b, "seats": seats, "referee_name": person_name(table.referee),
+        "started_at": local(partition.started_at or first_change), "finished_at": local(finished_at),
+        "date": local(partition.started_at or first_change) or tour.planned_start,
+        "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
+        "deals": deals, "entries": entries, "penalty_count": sum(1 for e in entries if e["counted"]),
+        "totals": game.totals, "decision": decision, "winner_pair": winner_pair,
+        "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
+        "time_expired": game.time_expired, "no_show": game.no_show, "carry": game.carry,
+        "in_progress": game.current is not None, "finished": finished, "corrections": corrections,
+        "signatures": signatures, "confirmed": confirmed, "confirmations": confirmations,
+    }
+
+
+def _snapshot(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def partition_snapshot(partition: Partition, version: int, seats: list[int]) -> str:
+    return _snapshot("partition", partition.pk, version, sorted(seats))
+
+
+def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    table, decision = sheet["table"], sheet["decision"]
+    return {
+        "tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "table": table.number,
+        "version": sheet["version"], "finished": sheet["finished"], "confirmed": sheet["confirmed"],
+        "pairs": {"A": [str(p) for p in table.pair_a.players], "B": [str(p) for p in table.pair_b.players]},
+        "numbers": {"A": table.pair_a.number, "B": table.pair_b.number},
+        "points": list(sheet["totals"]), "deals": len(sheet["deals"]),
+        "winner": decision.winner if decision else None, "reason": decision.reason if decision else None,
+        "referee": sheet["referee_name"],
+        "confirmations": [{"seat": s["seat"], "name": s["name"], "method": s["confirmation"].method,
+                           "at": s["confirmation"].at.isoformat()}
+                          for s in sheet["signatures"] if s["confirmation"] is not None],
+    }
+
+
+def _standings(tournament: Tournament, after_tour: int | None) -> dict[str, Any]:
+    """The standings table (:func:`tournaments.standings.standings_table`) as the protocols print
+    it: every column, the precedence numbered."""
+    table = standings_table(tournament, after_tour=after_tour)
+    return {"columns": table.columns, "individual": table.kind == "players",
+            "rows": [{"rank": line.rank, "shared": line.shared, "name": line.name,
+                      "number": line.pair.number if line.pair else "", "values": table.values(line, table.columns)}
+                     for line in table.lines]}
+
+
+def _chiefs(tournament: Tournament) -> list[str]:
+    return [person_name(r.user) for r in Role.objects.filter(tournament=tournament, kind=Role.Kind.CHIEF_REFEREE)
+            .select_related("user").order_by("pk")]
+
+
+def _tour_partitions(tour: Tour):
+    return (partition_query().filter(table__tour=tour).order_by("table__number"))
+
+
+def tour_sheet(tour: Tour) -> dict[str, Any]:
+    """Every table's result in ``tour``, and the standings after it."""
+    tournament = tour.tournament
+    rows = []
+    partitions = list(_tour_partitions(tour))
+    confirmed = _confirmed_versions([p.pk for p in partitions])
+    for p in partitions:
+        table = p.table
+        rows.append({"table": table, "partition": p, "pair_a": table.pair_a, "pair_b": table.pair_b,
+                     "winner": p.winner, "reason": labels.REASONS_SHORT.get(p.reason, p.reason) if p.reason else "",
+                     "points": (p.points_a, p.points_b), "deals": p.deals,
+                     "penalties": (p.penalties_a, p.penalties_b), "referee": person_name(table.referee),
+                     "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
+    return {
+        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows,
+        "finished": sum(1 for r in rows if r["partition"].is_finished), "total": len(rows),
+        "byes": list(Bye.objects.filter(tour=tour).select_related("pair__first", "pair__second")),
+        "sit_outs": list(SitOut.objects.filter(tour=tour).select_related("player")),
+        "standings": _standings(tournament, tour.number), "chiefs": _chiefs(tournament),
+    }
+
+
+def tour_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    return {"tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "tables": sheet["total"],
+            "finished": sheet["finished"],
+            "leader": sheet["standings"]["rows"][0]["name"] if sheet["standings"]["rows"] else ""}
+
+
+def _confirmed_versions(partition_ids: list[int]) -> set[tuple[int, int]]:
+    """(partition, version) of the finished partitions whose current version every required
+    signer confirmed."""
+    partitions = {p.pk: p for p in Partition.objects.filter(pk__in=partition_ids, status=Partition.Status.FINISHED)
+                  .select_related("table__tour__tournament")}
+    seats: dict[tuple[int, int], set[int]] = {}
+    for pid, version, seat in Confirmation.objects.filter(partition_id__in=list(partitions)).values_list(
+            "partition_id", "version", "seat"):
+        seats.setdefault((pid, version), set()).add(seat)
+    return {(pid, p.version) for pid, p in partitions.items()
+            if set(required_seats(p)) <= seats.get((pid, p.version), set())}
+
+
+def tour_snapshot(tour: Tour) -> str:
+    partitions = list(Partition.objects.filter(table__tour=tour).order_by("pk").values_list("pk", "version", "status"))
+    confirmed = sorted(_confirmed_versions([p[0] for p in partitions]))
+    return _snapshot("tour", tour.pk, tour.status, partitions, confirmed,
+                     sorted(Bye.objects.filter(tour=tour).values_list("pair_id", flat=True)))
+
+
+def final_sheet(tournament: Tournament) -> dict[str, Any]:
+    """The final standings with every tiebreak column."""
+    tours = list(tournament.tours.exclude(status=Tour.Status.DRAFT).order_by("number"))
+    played = Partition.objects.filter(table__tour__tournament=tournament)
+    return {
+        "kind": "final", "tournament": tournament, "tours": tours,
+        "standings": _standings(tournament, None), "chiefs": _chiefs(tournament),
+        "unfinished": played.exclude(status=Partition.Status.FINISHED).filter(
+            table__tour__status__in=[Tour.Status.PUBLISHED, Tour.Status.RUNNING, Tour.Status.FINISHED]).count(),
+        "partitions": played.filter(status=Partition.Status.FINISHED).count(),
+    }
+
+
+def final_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    rows = sheet["standings"]["rows"]
+    return {"tournament": sheet["tournament"].name, "tours": len(sheet["tours"]), "entrants": len(rows),
+            "leader": rows[0]["name"] if rows else "", "unfinished": sheet["unfinished"]}
+
+
+def final_snapshot(tournament: Tournament) -> str:
+    partitions = list(Partition.objects.filter(table__tour__tournament=tournament).order_by("pk")
+                      .values_list("pk", "version", "status"))
+    tours = list(tournament.tours.order_by("number").values_list("number", "status"))
+    byes = sorted(Bye.objects.filter(tour__tournament=tournament).values_list("tour_id", "pair_id"))
+    return _snapshot("final", tournament.pk, tournament.status, partitions, tours, byes)
