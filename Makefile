@@ -52,6 +52,7 @@ poppler:
 		|| echo "pdfsig is missing: the tests that need it will be skipped"
 
 test: install chromium poppler
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 clean:

@@ -68,6 +68,7 @@ def build(slug: str, tables: int):
     from scoring.models import Partition, PartitionChange
     from scoring.services import _store, result_summary
     from tournaments import services
+    from tournaments import tours
     from tournaments.models import Entry, Pair, Player
 
     started = time.perf_counter()
@@ -82,8 +83,8 @@ def build(slug: str, tables: int):
         Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
         Pair.objects.bulk_create(Pair(tournament=tournament, number=n + 1, first=players[2 * n],
                                       second=players[2 * n + 1]) for n in range(tables * 2))
-    tour = services.generate_tour(user, tournament)
-    services.publish_tour(user, tour)
+    tour = tours.generate_tour(user, tournament)
+    tours.publish_tour(user, tour)
     rules = tournament.rules
     for seed, partition in enumerate(Partition.objects.filter(table__tour=tour).order_by("table__number"), 1):
         if seed == 1:

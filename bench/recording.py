@@ -163,6 +163,8 @@ def build(slug: str, tables: int):
     from django.db import transaction
 
     from tournaments import services
+
+    from tournaments import tours
     from tournaments.models import Entry, Pair, Player
 
     started = time.perf_counter()
@@ -183,9 +185,9 @@ def build(slug: str, tables: int):
         referee = User.objects.filter(username=name).first() or User.objects.create_user(name, password=None)
         services.add_role(organiser, tournament, name, "referee")
         referees[n] = referee
-    tour = services.generate_tour(organiser, tournament)
+    tour = tours.generate_tour(organiser, tournament)
     services.assign_referees(organiser, tour, referees)
-    services.publish_tour(organiser, tour)
+    tours.publish_tour(organiser, tour)
     print(f"built {slug}: {pairs} pairs, {tables} tables, in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return tournament
 

@@ -60,6 +60,7 @@ def build(slug: str, pairs: int, tours: int):
     from scoring.models import Partition
     from scoring.services import _store
     from tournaments import services
+    from tournaments import tours
     from tournaments.models import Entry, Pair, Player, Tour
 
     started = time.perf_counter()
@@ -75,8 +76,8 @@ def build(slug: str, pairs: int, tours: int):
     rules = tournament.rules
     seed = 0
     for number in range(1, tours + 1):
-        tour = services.generate_tour(user, tournament)
-        services.publish_tour(user, tour)
+        tour = tours.generate_tour(user, tournament)
+        tours.publish_tour(user, tour)
         batch = []
         for partition in Partition.objects.filter(table__tour=tour):
             seed += 1

@@ -202,9 +202,7 @@ class PartitionViewSet(ApiViewSet):
         document = services.export_protocol(partition, version)
         headers = {}
         if query["download"]:
-            table = partition.table
-            name = (f"protocol-{table.tour.tournament.slug}-tour{table.tour.number}-table{table.number}"
-                    f"-v{partition.version if version is None else version}.json")
+            name = services.export_file_name(partition, version)
             headers["Content-Disposition"] = f'attachment; filename="{name}"'
         return Response(document, headers=headers)
 

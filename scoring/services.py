@@ -274,6 +274,13 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
     return engine.Partition.from_dict(change.state), change.after
 
 
+def export_file_name(partition: Partition, version: int | None = None) -> str:
+    """The name of the protocol file of ``partition`` at ``version`` (the current one if None)."""
+    table = partition.table
+    shown = partition.version if version is None else version
+    return f"protocol-{table.tour.tournament.slug}-tour-{table.tour.number}-table-{table.number}-v{shown}.json"
+
+
 def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """The partition (or one of its earlier versions) in the protocol format, with pair names."""
     game, _summary = partition_at(partition, version)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -40,6 +40,24 @@ CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing 
 
 
 # -- reading ---------------------------------------------------------------------------------------
+
+
+def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Partition], str],
+            back: str) -> HttpResponse | None:
+    """Call ``write`` (one service) for a valid ``form``. Written: the success message ``done``
+    says, and the sheet. Someone else recorded meanwhile (a stale version): nothing is stored, and
+    ``back`` shows the page as it now is. Refused: ``None``, the service's messages on the form."""
+    try:
+        partition = write()
+    except services.Conflict:
+        messages.error(request, CONFLICT)
+        return redirect(back)
+    except ValidationError as error:
+        for message in error.messages:
+            form.add_error(None, message)
+        return None
+    messages.success(request, done(partition))
+    return redirect(_sheet_url(partition))
 
 
 def _partition(request, slug: str, number: int, table: int) -> Partition:
@@ -176,20 +194,13 @@ def sheet(request, slug: str, number: int, table: int):
         bound = form_class(request.POST)
         if bound.is_valid():
             action, data = bound.recording
-            try:
-                partition = services.record(request.user, partition.pk, action, data,
-                                            version=bound.cleaned_data["version"],
-                                            idempotency_key=bound.cleaned_data["key"], address=_address(request))
-            except services.Conflict:
-                messages.error(request, CONFLICT)
-                return redirect(_sheet_url(partition))
-            except ValidationError as error:
-                for message in error.messages:
-                    bound.add_error(None, message)
-                partition.refresh_from_db()
-            else:
-                _say_recorded(request, partition, action)
-                return redirect(_sheet_url(partition))
+            written = _submit(request, bound, lambda: services.record(
+                request.user, partition.pk, action, data, version=bound.cleaned_data["version"],
+                idempotency_key=bound.cleaned_data["key"], address=_address(request)),
+                done=lambda p: _recorded(p, action), back=_sheet_url(partition))
+            if written is not None:
+                return written
+            partition.refresh_from_db()
     game = services.engine_partition(partition)
     tournament = partition.table.tour.tournament
     can_referee_all = permissions.can_referee_all(request.user, tournament)
@@ -204,7 +215,7 @@ def sheet(request, slug: str, number: int, table: int):
     })
 
 
-def _say_recorded(request, partition: Partition, action: str) -> None:
+def _recorded(partition: Partition, action: str) -> str:
     """A short confirmation of what was just recorded, read back from the engine."""
     game = services.engine_partition(partition)
     seats = seats_of(partition.table)
@@ -225,7 +236,7 @@ def _say_recorded(request, partition: Partition, action: str) -> None:
         text = _("Seat %(seat)s, %(name)s: %(what)s.") % {"seat": seat, "name": seats[seat - 1].player, "what": what}
     else:
         text = _("Recorded: %(action)s.") % {"action": labels.ACTIONS.get(action, action)}
-    messages.success(request, text)
+    return text
 
 
 # -- protocol import and export --------------------------------------------------------------------
@@ -239,21 +250,13 @@ def sheet_import(request, slug: str, number: int, table: int):
     partition = _partition(request, slug, number, table)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            partition = services.import_protocol(
-                request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
-                version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"],
-                address=_address(request))
-        except services.Conflict:
-            messages.error(request, CONFLICT)
-            return redirect("sheet-import", slug, number, table)
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-            partition.refresh_from_db()
-        else:
-            messages.success(request, _("The protocol is imported."))
-            return redirect(_sheet_url(partition))
+        written = _submit(request, form, lambda: services.import_protocol(
+            request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
+            version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("The protocol is imported."), back=reverse("sheet-import", args=[slug, number, table]))
+        if written is not None:
+            return written
+        partition.refresh_from_db()
     return render(request, "scoring/import.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
         "tournament": partition.table.tour.tournament, "form": form, "version": partition.version,
@@ -270,11 +273,9 @@ def sheet_export(request, slug: str, number: int, table: int):
         document = services.export_protocol(partition, version)
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
-    shown = partition.version if version is None else version
-    name = f"protocol-{slug}-tour-{number}-table-{table}-v{shown}.json"
     response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=2) + "\n",
                             content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Content-Disposition"] = f'attachment; filename="{services.export_file_name(partition, version)}"'
     return response
 
 
@@ -343,21 +344,13 @@ def sheet_correct(request, slug: str, number: int, table: int, deal: int):
                "pips_a": line["pips"][0], "pips_b": line["pips"][1]}
     form = CorrectionForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
-            partition = services.correct_deal(
-                request.user, partition.pk, deal, form.recording[1], reason=form.cleaned_data["reason"],
-                version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"],
-                address=_address(request))
-        except services.Conflict:
-            messages.error(request, CONFLICT)
-            return redirect("sheet-correct", slug, number, table, deal)
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, _("Deal %(n)s is corrected: version %(version)s.") % {
-                "n": deal, "version": partition.version})
-            return redirect(_sheet_url(partition))
+        written = _submit(request, form, lambda: services.correct_deal(
+            request.user, partition.pk, deal, form.recording[1], reason=form.cleaned_data["reason"],
+            version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("Deal %(n)s is corrected: version %(version)s.") % {"n": deal, "version": p.version},
+            back=reverse("sheet-correct", args=[slug, number, table, deal]))
+        if written is not None:
+            return written
     return render(request, "scoring/correct.html", {
         **context, "deal": line, "form": form, "version": partition.version,
     })

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.models import Partition
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Tour, Tournament
 
 
@@ -47,10 +48,10 @@ def refereed_tour(target: int = 100) -> dict:
     t = tournament(org, pairs=4, regulations={"target": target})
     for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
         services.add_role(org, t, name, kind)
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     tables = list(tour.tables.order_by("number"))
     services.assign_referee(org, tables[0], ref)
     services.assign_referee(org, tables[1], other)
-    services.publish_tour(org, tour)
+    tours.publish_tour(org, tour)
     return {"org": org, "ref": ref, "other": other, "chief": chief, "t": t, "tournament": t, "tour": tour,
             "table": tables[0], "table2": tables[1], "p1": tables[0].partition, "p2": tables[1].partition}

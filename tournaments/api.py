@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, one, valid
 from tournaments.web.uploads import upload_limit
 
-from . import permissions, serializers, services, standings
+from . import permissions, serializers, services, standings, tours
 from .models import Bye, Entry, Pair, Player, SitOut, Table, Tour, Tournament
 
 
@@ -318,20 +318,20 @@ class TourViewSet(TournamentScoped):
     @action(detail=False, methods=["post"])
     def generate(self, request, slug):
         data = valid(serializers.GenerateTourSerializer, request.data)
-        tour = services.generate_tour(request.user, self.tournament, planned_start=data.get("planned_start"))
+        tour = tours.generate_tour(request.user, self.tournament, planned_start=data.get("planned_start"))
         return self._answer(tour, status.HTTP_201_CREATED)
 
     @action(detail=True, methods=["put"])
     def tables(self, request, slug, number):
         tour = self.get_object()
         data = valid(serializers.SeatingSerializer, request.data)
-        tour = services.set_tables(request.user, tour, [(t["pair_a"], t["pair_b"]) for t in data["tables"]],
+        tour = tours.set_tables(request.user, tour, [(t["pair_a"], t["pair_b"]) for t in data["tables"]],
                                    bye=data.get("bye"))
         return self._answer(tour)
 
     @action(detail=True, methods=["post"])
     def publish(self, request, slug, number):
-        return self._answer(services.publish_tour(request.user, self.get_object()))
+        return self._answer(tours.publish_tour(request.user, self.get_object()))
 
 
 @extend_schema_view(

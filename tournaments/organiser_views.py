@@ -6,7 +6,6 @@ Every page needs a login; a page of one tournament is a 403 for anyone who canno
 
 from __future__ import annotations
 
-from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,27 +15,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tournaments.web.pages import organiser_page
 from tournaments.web.uploads import upload_limit
 
-from . import permissions, services
+from . import permissions, services, tours
 from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
                     SeatingForm, TournamentEditForm, TournamentForm, show_error)
 from .models import Entry, Pair, Role, Tour, Tournament
 from .views import draw_context
-
-
-def organiser_page(view):
-    """Log in first; then only an organiser of the tournament (or a superuser) gets the page."""
-
-    @login_required
-    @wraps(view)
-    def page(request, slug, *args, **kwargs):
-        tournament = get_object_or_404(Tournament, slug=slug)
-        if not permissions.can_manage(request.user, tournament):
-            raise PermissionDenied(_("Only an organiser of this tournament may do this."))
-        return view(request, tournament, *args, **kwargs)
-
-    return page
 
 
 def _tour(tournament: Tournament, number: int) -> Tour:
@@ -243,7 +229,7 @@ def tour_generate(request, tournament):
     draft = tournament.tours.filter(status=Tour.Status.DRAFT).first()
     if request.method == "POST" and form.is_valid():
         try:
-            tour = services.generate_tour(request.user, tournament, planned_start=form.cleaned_data["planned_start"])
+            tour = tours.generate_tour(request.user, tournament, planned_start=form.cleaned_data["planned_start"])
         except ValidationError as error:
             show_error(error, form)
         else:
@@ -273,7 +259,7 @@ def tour_seating(request, tournament, number: int):
     form = SeatingForm(_posted(request), pairs=pairs, rows=rows, initial=SeatingForm.initial_for(tour))
     if request.method == "POST" and form.is_valid():
         try:
-            services.set_tables(request.user, tour, form.tables, bye=form.cleaned_data["bye"])
+            tours.set_tables(request.user, tour, form.tables, bye=form.cleaned_data["bye"])
         except ValidationError as error:
             show_error(error, form)
         else:
@@ -287,7 +273,7 @@ def tour_seating(request, tournament, number: int):
 def tour_publish(request, tournament, number: int):
     tour = _tour(tournament, number)
     try:
-        services.publish_tour(request.user, tour)
+        tours.publish_tour(request.user, tour)
     except ValidationError as error:
         _refused(request, error)
     else:

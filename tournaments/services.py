@@ -11,10 +11,9 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import Counter
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Any, Iterable, Mapping, Sequence
+from datetime import date
+from typing import Any, Mapping
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,13 +25,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.engine import Regulations, RegulationsError
-from scoring.models import Partition
 
-from . import draw
-from .models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
+from .models import Entry, Pair, Player, Role, Table, Tour, Tournament
 from . import permissions
 from .permissions import require_create, require_manage
-from .standings import pair_standings
 
 # -- tournaments ---------------------------------------------------------------------------------
 
@@ -87,7 +83,7 @@ def create_tournament(user, *, name: str, slug: str, starts_on: date, ends_on: d
     return tournament
 
 
-def _locked(tournament: Tournament) -> Tournament:
+def locked(tournament: Tournament) -> Tournament:
     """The tournament row, locked until the transaction ends: draws and registrations of one
     tournament happen one at a time, whatever process runs them."""
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -104,7 +100,7 @@ def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament
     The format and the regulations are fixed once a tour has been published: the partitions
     played under them would no longer match."""
     require_manage(user, tournament)
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     allowed = {"name", "slug", "venue", "starts_on", "ends_on", "status", "format", "regulations"}
     unknown = set(fields) - allowed
     if unknown:
@@ -144,8 +140,9 @@ def remove_role(user, role: Role) -> None:
         raise ValidationError(_("A tournament keeps at least one organiser."))
     role.delete()
     if not permissions.can_be_referee(role.user, role.tournament):
+        # Through the table's partition, by the status recording writes (this floor imports no recording).
         Table.objects.filter(tour__tournament=role.tournament, referee=role.user).exclude(
-            partition__status=Partition.Status.FINISHED).update(referee=None)
+            partition__status="finished").update(referee=None)
 
 
 # -- players and pairs ---------------------------------------------------------------------------
@@ -198,7 +195,7 @@ def register_pair(user, tournament: Tournament, first: Mapping[str, Any], second
                   number: int | None = None) -> Pair:
     """Register a pair of two players (found by federation id, or new) in a pair event."""
     require_manage(user, tournament)
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _check_open_for_registration(tournament)
     if tournament.is_individual:
         raise ValidationError(_("This is an individual tournament: register players, not pairs."))
@@ -221,7 +218,7 @@ def register_pair(user, tournament: Tournament, first: Mapping[str, Any], second
 def register_player(user, tournament: Tournament, data: Mapping[str, Any]) -> Entry:
     """Register one player in an individual event."""
     require_manage(user, tournament)
-    tournament = _locked(tournament)
+    tournament = locked(tournament)
     _check_open_for_registration(tournament)
     if not tournament.is_individual:
         raise ValidationError(_("This is a pair tournament: register pairs."))
@@ -361,229 +358,6 @@ def _whole(text: str) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
         raise ValidationError(_("The start number must be a whole number from 1, not %(value)s.") % {"value": text})
     return int(text)
-
-
-# -- tours and the draw --------------------------------------------------------------------------
-
-
-def _say(problem: Any) -> str:
-    """A draw problem in the user's language (the draw keeps each one's English template)."""
-    if isinstance(problem, tuple):
-        return ", ".join(_say(p) for p in problem)
-    if isinstance(problem, draw.Problem):
-        return _(problem.template) % {k: _say(v) for k, v in problem.params.items()} if problem.params \
-            else _(problem.template)
-    return str(problem)
-
-
-def _draw_error(error: draw.DrawError) -> ValidationError:
-    return ValidationError([_say(p) for p in error.problems] or [str(error)])
-
-
-def _active_pairs(tournament: Tournament) -> list[Pair]:
-    return list(Pair.objects.filter(tournament=tournament, tour__isnull=True, withdrawn_at__isnull=True)
-                .select_related("first", "second"))
-
-
-@transaction.atomic
-def generate_tour(user, tournament: Tournament, planned_start: datetime | None = None) -> Tour:
-    """Draw the next tour by the tournament's format, as a draft to review, edit and publish.
-
-    A draft tour is drawn again from scratch; a published one cannot be. The Swiss and individual
-    draws need every earlier tour finished."""
-    require_manage(user, tournament)
-    tournament = _locked(tournament)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise ValidationError(_("The tournament is finished."))
-    tour = tournament.tours.filter(status=Tour.Status.DRAFT).first()
-    if tour is not None:
-        _clear(tour)
-        if planned_start is not None:
-            tour.planned_start = planned_start
-            tour.save(update_fields=["planned_start"])
-    else:
-        if tournament.format in (Tournament.Format.SWISS, Tournament.Format.INDIVIDUAL) and tournament.tours.exclude(
-                status=Tour.Status.FINISHED).exists():
-            raise ValidationError(_("Finish the current tour first: the next draw depends on its results."))
-        number = (tournament.tours.aggregate(n=Max("number"))["n"] or 0) + 1
-        tour = Tour.objects.create(tournament=tournament, number=number, planned_start=planned_start)
-    if tournament.format == Tournament.Format.SWISS:
-        _draw_swiss(tournament, tour)
-    elif tournament.format == Tournament.Format.ROUND_ROBIN:
-        _draw_round_robin(tournament, tour)
-    elif tournament.format == Tournament.Format.INDIVIDUAL:
-        _draw_individual(tournament, tour)
-    # manual: the organiser seats the tables with set_tables
-    return tour
-
-
-def _clear(tour: Tour) -> None:
-    Partition.objects.filter(table__tour=tour).delete()
-    tour.tables.all().delete()
-    tour.byes.all().delete()
-    tour.sit_outs.all().delete()
-    tour.pairs.all().delete()
-
-
-def _seat(tour: Tour, tables: Iterable[tuple[Pair, Pair]], bye: Pair | None = None) -> None:
-    """Write the tables of a tour: pair A at seats 1 and 3, pair B at 2 and 4, and their
-    partitions."""
-    created = Table.objects.bulk_create([
-        Table(tour=tour, number=n, pair_a=a, pair_b=b, seat1=a.first, seat3=a.second, seat2=b.first,
-              seat4=b.second)
-        for n, (a, b) in enumerate(tables, 1)
-    ])
-    Partition.objects.bulk_create([Partition(table=t) for t in created])
-    if bye is not None:
-        Bye.objects.create(tour=tour, pair=bye)
-
-
-def _draw_swiss(tournament: Tournament, tour: Tour) -> None:
-    pairs = {p.pk: p for p in _active_pairs(tournament)}
-    if len(pairs) < 2:
-        raise ValidationError(_("A draw needs at least two active pairs."))
-    order = [r for r in pair_standings(tournament, after_tour=tour.number - 1) if r.key in pairs]
-    entrants = [draw.SwissEntrant(r.key, r.wins, rank) for rank, r in enumerate(order, 1)]
-    met = {frozenset((r.key, o)) for r in order for o in r.opponents if o in pairs}
-    had_bye = set(Bye.objects.filter(tour__tournament=tournament, pair_id__in=pairs).values_list("pair_id", flat=True))
-    try:
-        result = draw.swiss_tour(entrants, met, had_bye)
-    except draw.DrawError as error:
-        raise _draw_error(error) from None
-    _seat(tour, [(pairs[a], pairs[b]) for a, b in result.tables], pairs.get(result.bye) if result.bye else None)
-
-
-def _draw_round_robin(tournament: Tournament, tour: Tour) -> None:
-    # The schedule is fixed by the pairs of the first tour; a pair that withdrew since leaves
-    # its opponent a bye.
-    first = tournament.tours.filter(number=1).exclude(pk=tour.pk).first()
-    if first is None:
-        pairs = _active_pairs(tournament)
-    else:
-        ids = set(first.tables.values_list("pair_a", flat=True)) | set(first.tables.values_list("pair_b", flat=True))
-        ids |= set(first.byes.values_list("pair", flat=True))
-        pairs = list(Pair.objects.filter(pk__in=ids).select_related("first", "second"))
-    pairs.sort(key=lambda p: p.number)
-    if len(pairs) < 2:
-        raise ValidationError(_("A draw needs at least two active pairs."))
-    if tour.number > draw.tour_count(len(pairs)):
-        raise ValidationError(_("The round robin is complete: %(count)s tours.") % {"count": draw.tour_count(len(pairs))})
-    by_id = {p.pk: p for p in pairs}
-    tables, byes = [], []
-    for a, b in draw.round_robin_tour([p.pk for p in pairs], tour.number):
-        pa, pb = by_id[a], by_id.get(b) if b is not None else None
-        if pb is None or pb.withdrawn_at:
-            byes.append(pa)
-        elif pa.withdrawn_at:
-            byes.append(pb)
-        else:
-            tables.append((pa, pb))
-    _seat(tour, tables)
-    Bye.objects.bulk_create([Bye(tour=tour, pair=p) for p in byes if not p.withdrawn_at])
-
-
-def _draw_individual(tournament: Tournament, tour: Tour) -> None:
-    players = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
-                   .values_list("player_id", flat=True))
-    if len(players) < 4:
-        raise ValidationError(_("An individual draw needs at least four active players."))
-    active = set(players)
-    partners: Counter[frozenset[int]] = Counter()
-    opponents: Counter[frozenset[int]] = Counter()
-    for s1, s2, s3, s4 in Table.objects.filter(tour__tournament=tournament).exclude(tour=tour).values_list(
-            "seat1", "seat2", "seat3", "seat4"):
-        for x, y in ((s1, s3), (s2, s4)):
-            if x in active and y in active:
-                partners[frozenset((x, y))] += 1
-        for x in (s1, s3):
-            for y in (s2, s4):
-                if x in active and y in active:
-                    opponents[frozenset((x, y))] += 1
-    sit_outs = Counter(p for p in SitOut.objects.filter(tour__tournament=tournament).values_list("player", flat=True)
-                       if p in active)
-    try:
-        result = draw.individual_tour(players, partners, opponents, sit_outs=sit_outs,
-                                      scores=_player_wins(tournament, active), seed=tour.number)
-    except draw.DrawError as error:
-        raise _draw_error(error) from None
-    count = len(result.tables)
-    # The pairs of this tour: seats 1 and 3 are numbered 1..count, seats 2 and 4 count+1...
-    pairs = Pair.objects.bulk_create(
-        [Pair(tournament=tournament, tour=tour, number=n, first_id=t[0], second_id=t[2])
-         for n, t in enumerate(result.tables, 1)]
-        + [Pair(tournament=tournament, tour=tour, number=count + n, first_id=t[1], second_id=t[3])
-           for n, t in enumerate(result.tables, 1)])
-    a_pairs, b_pairs = pairs[:count], pairs[count:]
-    created = Table.objects.bulk_create([
-        Table(tour=tour, number=n, pair_a=a, pair_b=b, seat1_id=t[0], seat2_id=t[1], seat3_id=t[2], seat4_id=t[3])
-        for n, (t, a, b) in enumerate(zip(result.tables, a_pairs, b_pairs), 1)
-    ])
-    Partition.objects.bulk_create([Partition(table=t) for t in created])
-    SitOut.objects.bulk_create([SitOut(tour=tour, player_id=p) for p in result.sitting_out])
-
-
-def _player_wins(tournament: Tournament, players: set[int]) -> dict[int, int]:
-    """Wins of each player of an individual event: his pair's partition results."""
-    wins: Counter[int] = Counter()
-    for winner, s1, s2, s3, s4 in Partition.objects.filter(
-            table__tour__tournament=tournament, status=Partition.Status.FINISHED).exclude(winner="").values_list(
-            "winner", "table__seat1", "table__seat2", "table__seat3", "table__seat4"):
-        for player in ((s1, s3) if winner == "A" else (s2, s4)):
-            wins[player] += 1
-    return {p: wins[p] for p in players}
-
-
-@transaction.atomic
-def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]], bye: int | None = None) -> Tour:
-    """Seat a draft tour by hand: ``tables`` are (pair A, pair B) ids in table order. The whole
-    seating is checked (a pair twice, an empty seat, a withdrawn or unknown pair) and replaces
-    the draft's tables."""
-    tournament = tour.tournament
-    require_manage(user, tournament)
-    _locked(tournament)
-    tour = Tour.objects.select_for_update().get(pk=tour.pk)
-    if tour.status != Tour.Status.DRAFT:
-        raise ValidationError(_("Tour %(number)s is published: its draw cannot change.") % {"number": tour.number})
-    if tournament.is_individual:
-        raise ValidationError(_("In an individual tournament the draw forms the pairs: seat players by redrawing."))
-    pairs = {p.pk: p for p in Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second")}
-    named = {pk for seats in tables for pk in seats if pk is not None} | ({bye} if bye is not None else set())
-    unknown = named - set(pairs)
-    if unknown:
-        raise ValidationError(_("No such pair in this tournament: %(ids)s.")
-                              % {"ids": ", ".join(sorted(map(str, unknown)))})
-    # Checked by start number: the numbers are what the organiser sees in the problems.
-    number = {pk: p.number for pk, p in pairs.items()}
-    by_number = {p.number: p for p in pairs.values()}
-    withdrawn = {p.number for p in pairs.values() if p.withdrawn_at}
-    try:
-        checked = draw.validate_manual(
-            [tuple(None if pk is None else number[pk] for pk in seats) for seats in tables],
-            set(by_number) - withdrawn, withdrawn_pair_ids=withdrawn, bye=None if bye is None else number[bye])
-    except draw.DrawError as error:
-        raise _draw_error(error) from None
-    _clear(tour)
-    _seat(tour, [(by_number[a], by_number[b]) for a, b in checked], pairs[bye] if bye is not None else None)
-    return tour
-
-
-@transaction.atomic
-def publish_tour(user, tour: Tour) -> Tour:
-    """Publish a drafted tour: players and the public see its draw; it cannot be redrawn."""
-    require_manage(user, tour.tournament)
-    tournament = _locked(tour.tournament)
-    tour = Tour.objects.select_for_update().get(pk=tour.pk)
-    if tour.status != Tour.Status.DRAFT:
-        raise ValidationError(_("Tour %(number)s is already published.") % {"number": tour.number})
-    if not tour.tables.exists():
-        raise ValidationError(_("Tour %(number)s has no tables: draw or seat it first.") % {"number": tour.number})
-    tour.status = Tour.Status.PUBLISHED
-    tour.published_at = timezone.now()
-    tour.save(update_fields=["status", "published_at"])
-    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status"])
-    return tour
 
 
 @transaction.atomic

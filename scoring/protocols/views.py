@@ -6,7 +6,6 @@ the :mod:`scoring.protocols` modules, which checks permissions itself.
 
 from __future__ import annotations
 
-from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -23,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions
 from tournaments.models import Player, Table, Tour, Tournament
+from tournaments.web.pages import staff_page
 from tournaments.web.uploads import upload_limit
 
 from . import batches, confirmations, issuing, sheets, signing, verification
@@ -67,19 +67,6 @@ def _table(slug: str, number: int, table: int) -> Table:
         Table.objects.select_related("tour__tournament", "partition", "referee", "pair_a", "pair_b", "seat1",
                                      "seat2", "seat3", "seat4"),
         tour__tournament__slug=slug, tour__number=number, number=table)
-
-
-def staff_page(view):
-    """Log in first; then the tournament's staff only."""
-
-    @login_required
-    @wraps(view)
-    def page(request, slug, *args, **kwargs):
-        tournament = get_object_or_404(Tournament, slug=slug)
-        permissions.require_staff(request.user, tournament)
-        return view(request, tournament, *args, **kwargs)
-
-    return page
 
 
 # -- a partition's protocol -------------------------------------------------------------------

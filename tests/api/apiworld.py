@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from builders import finish_tour, tournament, user
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Entry, Pair, Player, Tour, Tournament
 
 
@@ -75,10 +76,10 @@ def build_world() -> World:
     other = tournament(other_org, slug="other")
     services.register_pair(other_org, other, {"last_name": "Чужой1"}, {"last_name": "Чужой2"})
     Player.objects.filter(last_name="Игрок1а").update(user=account)
-    tour1 = services.generate_tour(org, cup)
+    tour1 = tours.generate_tour(org, cup)
     services.assign_referee(org, tour1.tables.get(number=1), referee)
-    services.publish_tour(org, tour1)
+    tours.publish_tour(org, tour1)
     finish_tour(tour1)
-    tour2 = services.generate_tour(org, cup)
+    tour2 = tours.generate_tour(org, cup)
     cup.refresh_from_db()
     return World(org, other_org, chief, referee, account, newcomer, cup, solo, other, tour1, tour2)

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from apiworld import World, client
 from scoring.models import Partition
 from tournaments import permissions, services
+from tournaments import tours
 from tournaments.models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -78,15 +79,15 @@ ACTIONS: dict[str, Action] = {
         lambda u, w: services.withdraw_entry(u, w.solo_entry()),
         lambda c, w: c.post(f"/api/tournaments/solo/entries/{w.solo_entry().pk}/withdraw/")),
     "generate tour": Action(
-        lambda u, w: services.generate_tour(u, w.cup),
+        lambda u, w: tours.generate_tour(u, w.cup),
         lambda c, w: c.post("/api/tournaments/cup/tours/generate/", {}, format="json")),
     "set tables": Action(
-        lambda u, w: services.set_tables(u, w.tour2, _seating(w)),
+        lambda u, w: tours.set_tables(u, w.tour2, _seating(w)),
         lambda c, w: c.put("/api/tournaments/cup/tours/2/tables/",
                            {"tables": [{"pair_a": a, "pair_b": b} for a, b in _seating(w)]}, format="json"),
         in_draft_tour=True),
     "publish tour": Action(
-        lambda u, w: services.publish_tour(u, w.tour2),
+        lambda u, w: tours.publish_tour(u, w.tour2),
         lambda c, w: c.post("/api/tournaments/cup/tours/2/publish/"),
         in_draft_tour=True),
     "assign referee": Action(

@@ -10,6 +10,7 @@ from apiworld import World, client, listed
 from builders import user
 from scoring.models import Partition, PartitionChange
 from tournaments import services as tournament_services
+from tournaments import tours
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ class Sheet:
         tables = list(world.tour2.tables.order_by("number"))
         tournament_services.assign_referee(world.org, tables[0], world.referee)
         tournament_services.assign_referee(world.org, tables[1], self.ref2)
-        tournament_services.publish_tour(world.org, world.tour2)
+        tours.publish_tour(world.org, world.tour2)
         self.p1, self.p2 = (t.partition.pk for t in tables)
 
     @staticmethod
@@ -186,7 +187,7 @@ def test_who_may_record(sheet):
     assert client(w.player).get(sheet.url(sheet.p1, "changes")).status_code == 403
     assert len(listed(client(w.referee).get(sheet.url(sheet.p1, "changes")))) == 2
     # A partition of a draft tour is not there for the public.
-    draft = tournament_services.generate_tour(w.org, w.solo)
+    draft = tours.generate_tour(w.org, w.solo)
     hidden = draft.tables.first().partition.pk
     assert client().get(sheet.url(hidden)).status_code == 404
     assert client(w.referee).get(sheet.url(hidden)).status_code == 404  # staff of another tournament
@@ -250,7 +251,7 @@ def test_import_export_round_trip(sheet):
     response = client().get(sheet.url(sheet.p1, "export"), {"download": 1})
     assert response.status_code == 200
     disposition = response["Content-Disposition"]
-    assert disposition.startswith("attachment;") and 'filename="protocol-cup-tour2-table1-v6.json"' in disposition
+    assert disposition.startswith("attachment;") and 'filename="protocol-cup-tour-2-table-1-v6.json"' in disposition
     doc = response.json()
     table = w.tour2.tables.get(number=1)
     assert doc["format"] == "domino-protocol/1" and doc["pairs"]["A"] == [str(p) for p in table.pair_a.players]

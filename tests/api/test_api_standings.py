@@ -9,6 +9,7 @@ from apiworld import client
 from builders import tournament, user
 from scoring.models import Partition
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Pair, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +19,9 @@ def seat(org, t, tables):
     """A published, finished tour seated by hand: tables are (pair A, pair B, points A, points B,
     penalties A, penalties B) by start number; results as the recording services leave them."""
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t, tour__isnull=True)}
-    tour = services.generate_tour(org, t)
-    services.set_tables(org, tour, [(ids[a], ids[b]) for a, b, *_ in tables])
-    services.publish_tour(org, tour)
+    tour = tours.generate_tour(org, t)
+    tours.set_tables(org, tour, [(ids[a], ids[b]) for a, b, *_ in tables])
+    tours.publish_tour(org, tour)
     for table, (_a, _b, pa, pb, pen_a, pen_b) in zip(tour.tables.order_by("number"), tables):
         Partition.objects.filter(table=table).update(
             status="finished", points_a=pa, points_b=pb, penalties_a=pen_a, penalties_b=pen_b,

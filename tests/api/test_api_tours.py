@@ -4,7 +4,7 @@ import pytest
 
 from apiworld import client, listed
 from builders import tournament
-from tournaments import services
+from tournaments import tours
 from tournaments.models import Bye, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +60,8 @@ def test_byes_and_sit_outs_are_shown(world):
 def test_tours_are_read_in_a_fixed_number_of_queries(world, django_assert_max_num_queries):
     big = tournament(world.org, slug="big", pairs=16)
     for _ in range(2):
-        tour = services.generate_tour(world.org, big)
-        services.publish_tour(world.org, tour)
+        tour = tours.generate_tour(world.org, big)
+        tours.publish_tour(world.org, tour)
         Tour.objects.filter(pk=tour.pk).update(status=Tour.Status.FINISHED)
     with django_assert_max_num_queries(12):
         response = client(world.org).get("/api/tournaments/big/tours/")

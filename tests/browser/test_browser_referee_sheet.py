@@ -12,6 +12,7 @@ import pytest
 from builders import tournament, user
 from scoring.models import Partition
 from tournaments import services
+from tournaments import tours
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,10 +32,10 @@ def cup():
         services.register_pair(org, t, {"last_name": first, "first_name": "Иван"},
                                {"last_name": second, "first_name": "Пётр"})
     services.add_role(org, t, "sudya", "referee")
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     table = tour.tables.get(number=1)
     services.assign_referee(org, table, referee)
-    services.publish_tour(org, tour)
+    tours.publish_tour(org, tour)
     return table
 
 

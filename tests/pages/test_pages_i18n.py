@@ -9,7 +9,7 @@ from django.utils import translation
 
 from builders import tournament
 from scoring.engine import Regulations
-from tournaments import services
+from tournaments import tours
 from tournaments.forms import REGULATION_CHOICES, REGULATION_LABELS
 from tournaments.models import Pair, Tournament
 
@@ -24,7 +24,7 @@ def text(response) -> str:
 
 @pytest.fixture
 def published(cup, organiser):
-    services.publish_tour(organiser, services.generate_tour(organiser, cup))
+    tours.publish_tour(organiser, tours.generate_tour(organiser, cup))
     return cup
 
 
@@ -61,7 +61,7 @@ def test_organiser_pages_and_service_errors_in_russian(client, cup, organiser):
 
 def test_seating_problems_in_russian_by_start_number(client, organiser):
     t = tournament(organiser, format=Tournament.Format.MANUAL, slug="hand", pairs=4)
-    services.generate_tour(organiser, t)
+    tours.generate_tour(organiser, t)
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t)}
     client.force_login(organiser)
     page = text(client.post("/tournaments/hand/manage/tours/1/seating/",
@@ -81,7 +81,7 @@ def test_csv_report_in_russian(client, cup, organiser):
 
 def test_plural_forms(client, organiser):
     t = tournament(organiser, slug="big", pairs=10)
-    services.publish_tour(organiser, services.generate_tour(organiser, t))
+    tours.publish_tour(organiser, tours.generate_tour(organiser, t))
     assert "5 столов" in text(client.get("/tournaments/big/tours/1/"))
     assert "5 tables" in text(client.get("/en/tournaments/big/tours/1/"))
 

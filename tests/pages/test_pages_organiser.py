@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from builders import finish_tour, tournament, user
 from scoring.engine import Regulations
-from tournaments import services
+from tournaments import tours
 from tournaments.models import Entry, Pair, Role, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def tournament_post(**changes) -> dict:
 @pytest.fixture
 def drafted(cup, organiser):
     """The cup with tour 1 drawn (a draft)."""
-    services.generate_tour(organiser, cup)
+    tours.generate_tour(organiser, cup)
     return cup
 
 
@@ -130,7 +130,7 @@ def test_form_bounds_come_from_the_engine(client, organiser):
 
 
 def test_edit_refuses_new_regulations_after_a_published_tour(client, drafted, organiser):
-    services.publish_tour(organiser, drafted.tours.get())
+    tours.publish_tour(organiser, drafted.tours.get())
     login(client, organiser)
     data = tournament_post(slug="cup", name="Кубок клуба", status="running", reg_target=300)
     text = page(client.post("/en/tournaments/cup/manage/edit/", data))
@@ -277,7 +277,7 @@ def test_draw_review_publish_and_refuse_the_next_draw(client, cup, organiser):
 
 def test_publishing_an_empty_tour_is_refused_with_a_message(client, organiser):
     t = tournament(organiser, format=Tournament.Format.MANUAL, slug="hand", pairs=4)
-    services.generate_tour(organiser, t)
+    tours.generate_tour(organiser, t)
     response = login(client, organiser).post("/en/tournaments/hand/manage/tours/1/publish/", follow=True)
     assert "has no tables: draw or seat it first" in page(response)
     assert t.tours.get().status == Tour.Status.DRAFT
@@ -285,7 +285,7 @@ def test_publishing_an_empty_tour_is_refused_with_a_message(client, organiser):
 
 def test_manual_seating_shows_every_problem_by_start_number_and_writes_nothing(client, organiser):
     t = tournament(organiser, format=Tournament.Format.MANUAL, slug="hand", pairs=5)
-    tour = services.generate_tour(organiser, t)
+    tour = tours.generate_tour(organiser, t)
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t)}
     login(client, organiser)
     text = page(client.get("/en/tournaments/hand/manage/tours/1/seating/"))
@@ -310,7 +310,7 @@ def test_referees_are_assigned_all_or_none(client, drafted, organiser, referee):
     assert response.status_code == 302
     assert Table.objects.get(tour__tournament=drafted, number=1).referee == referee
     tour = drafted.tours.get()
-    services.publish_tour(organiser, tour)
+    tours.publish_tour(organiser, tour)
     finish_tour(tour)
     text = page(client.post("/en/tournaments/cup/manage/tours/1/referees/", {"table_1": "", "table_2": referee.pk}))
     assert "Table 1: The tour is finished." in text

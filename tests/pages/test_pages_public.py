@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from builders import finish_tour, tournament, user
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Pair, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +24,10 @@ def html(response) -> str:
 @pytest.fixture
 def published(cup, organiser):
     """The cup with tour 1 published (two tables and a bye) and tour 2 drawn as a draft."""
-    first = services.generate_tour(organiser, cup)
-    services.publish_tour(organiser, first)
+    first = tours.generate_tour(organiser, cup)
+    tours.publish_tour(organiser, first)
     finish_tour(first)
-    services.generate_tour(organiser, cup)
+    tours.generate_tour(organiser, cup)
     return cup
 
 
@@ -116,7 +117,7 @@ def test_individual_tour_shows_who_sits_out(client):
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="solo")
     for n in range(1, 6):
         services.register_player(org, t, {"last_name": f"Одиночка{n}"})
-    services.publish_tour(org, services.generate_tour(org, t))
+    tours.publish_tour(org, tours.generate_tour(org, t))
     page = html(client.get("/en/tournaments/solo/tours/1/"))
     assert page.count('class="draw-table"') == 1 and "Sitting out" in page
     assert html(client.get("/en/tournaments/solo/")).count("Одиночка") == 5

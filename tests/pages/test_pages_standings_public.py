@@ -10,6 +10,7 @@ import pytest
 from builders import tournament, user
 from scoring import services as scoring
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Pair, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +31,9 @@ def won(winner: str, points: int) -> dict:
 def seat_tour(org, t, tables):
     """A tour seated by hand (pair numbers A, B), published."""
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t, tour__isnull=True)}
-    tour = services.generate_tour(org, t)
-    services.set_tables(org, tour, [(ids[a], ids[b]) for a, b in tables])
-    services.publish_tour(org, tour)
+    tour = tours.generate_tour(org, t)
+    tours.set_tables(org, tour, [(ids[a], ids[b]) for a, b in tables])
+    tours.publish_tour(org, tour)
     return tour
 
 
@@ -113,7 +114,7 @@ def test_after_tour_selector_and_the_standings_as_they_stood(client, event):
 
 
 def test_a_draft_tour_is_not_offered_and_the_pages_link_the_standings(client, event):
-    services.generate_tour(event["org"], event["t"])  # tour 3, a draft
+    tours.generate_tour(event["org"], event["t"])  # tour 3, a draft
     page = text(client.get("/en/tournaments/cup/standings/"))
     assert "?after_tour=3" not in page and "?after_tour=2" in page
     assert client.get("/en/tournaments/cup/standings/?after_tour=3").status_code == 404

@@ -14,7 +14,7 @@ from django.utils import timezone
 from config import celery_app
 from scoring import protocols
 from scoring import services as recording
-from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
+from scoring.models import ProtocolBatch, ProtocolDocument
 
 from protocols_world import BASE_URL, confirm_all, play_short
 
@@ -79,11 +79,12 @@ def test_a_tour_batch_inline(world, eager, client, django_capture_on_commit_call
 
 @pytest.mark.django_db
 def test_a_draft_tour_has_no_batch(world):
-    from tournaments import services as tournament_services
+    from tournaments import tours
+    from tournaments import tours
 
     recording.record(world["ref"], world["p1"].pk, "no_show", {"absent": "A"})
     recording.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
-    draft = tournament_services.generate_tour(world["org"], world["tournament"])
+    draft = tours.generate_tour(world["org"], world["tournament"])
     with pytest.raises(ValidationError, match="not published"):
         protocols.start_tour_batch(world["org"], draft.pk, base_url=BASE_URL)
 
@@ -167,12 +168,12 @@ def test_a_worker_killed_in_the_middle_of_a_batch(database_url_for_processes, tm
     from django.conf import settings
 
     from builders import tournament, user
-    from tournaments import services as tournament_services
+    from tournaments import tours
 
     org = user("org", superuser=True)
     t = tournament(org, pairs=16)
-    tour = tournament_services.generate_tour(org, t)
-    tournament_services.publish_tour(org, tour)
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
     for table in tour.tables.all():
         play_short(org, table.partition.pk)
     queue = f"test-{uuid.uuid4().hex}"

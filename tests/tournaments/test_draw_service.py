@@ -4,6 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tournaments import services
+
+from tournaments import tours
 from tournaments.models import Bye, Pair, SitOut, Table, Tour, Tournament
 
 from builders import finish_tour, tournament, user
@@ -18,7 +20,7 @@ def pairs_at(tour):
 def test_swiss_first_tour_seats_every_pair_and_gives_a_bye_to_the_lowest():
     org = user("org", superuser=True)
     t = tournament(org, pairs=7)
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     assert tour.status == Tour.Status.DRAFT and tour.number == 1
     seated = [n for a_b in pairs_at(tour) for n in a_b]
     bye = Bye.objects.get(tour=tour).pair.number
@@ -33,12 +35,12 @@ def test_swiss_first_tour_seats_every_pair_and_gives_a_bye_to_the_lowest():
 def test_swiss_second_tour_meets_winners_and_avoids_repeats():
     org = user("org", superuser=True)
     t = tournament(org, pairs=8)
-    first = services.generate_tour(org, t)
-    services.publish_tour(org, first)
+    first = tours.generate_tour(org, t)
+    tours.publish_tour(org, first)
     met = {frozenset(p) for p in pairs_at(first)}
     finish_tour(first)  # pair A wins everywhere
     winners = {t.pair_a.number for t in first.tables.all()}
-    second = services.generate_tour(org, t)
+    second = tours.generate_tour(org, t)
     for a, b in pairs_at(second):
         assert frozenset((a, b)) not in met
         assert (a in winners) == (b in winners)  # equal wins meet
@@ -47,16 +49,16 @@ def test_swiss_second_tour_meets_winners_and_avoids_repeats():
 def test_a_draft_is_redrawn_and_a_published_tour_is_not():
     org = user("org", superuser=True)
     t = tournament(org, pairs=4)
-    tour = services.generate_tour(org, t)
-    again = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
+    again = tours.generate_tour(org, t)
     assert again.pk == tour.pk and Table.objects.filter(tour=tour).count() == 2
-    services.publish_tour(org, tour)
+    tours.publish_tour(org, tour)
     with pytest.raises(ValidationError, match="Finish the current tour"):
-        services.generate_tour(org, t)
+        tours.generate_tour(org, t)
     with pytest.raises(ValidationError, match="already published"):
-        services.publish_tour(org, tour)
+        tours.publish_tour(org, tour)
     with pytest.raises(ValidationError, match="published"):
-        services.set_tables(org, tour, [(1, 2)])
+        tours.set_tables(org, tour, [(1, 2)])
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING
 
@@ -64,12 +66,12 @@ def test_a_draft_is_redrawn_and_a_published_tour_is_not():
 def test_a_withdrawn_pair_is_not_drawn_again_and_its_partitions_stay():
     org = user("org", superuser=True)
     t = tournament(org, pairs=4)
-    first = services.generate_tour(org, t)
-    services.publish_tour(org, first)
+    first = tours.generate_tour(org, t)
+    tours.publish_tour(org, first)
     finish_tour(first)
     gone = Pair.objects.get(tournament=t, number=1)
     services.withdraw_pair(org, gone)
-    second = services.generate_tour(org, t)
+    second = tours.generate_tour(org, t)
     assert all(1 not in p for p in pairs_at(second))
     assert Bye.objects.filter(tour=second).exclude(pair=gone).count() == 1
     assert first.tables.filter(pair_a=gone).exists() or first.tables.filter(pair_b=gone).exists()
@@ -80,27 +82,27 @@ def test_round_robin_plays_every_pair_once_then_stops():
     t = tournament(org, pairs=5, format=Tournament.Format.ROUND_ROBIN)
     meetings = []
     for _ in range(5):
-        tour = services.generate_tour(org, t)
-        services.publish_tour(org, tour)
+        tour = tours.generate_tour(org, t)
+        tours.publish_tour(org, tour)
         meetings += [frozenset(p) for p in pairs_at(tour)]
         assert tour.byes.count() == 1
     assert len(meetings) == len(set(meetings)) == 10
     with pytest.raises(ValidationError, match="complete"):
-        services.generate_tour(org, t)
+        tours.generate_tour(org, t)
 
 
 def test_manual_seating_is_checked_as_a_whole():
     org = user("org", superuser=True)
     t = tournament(org, pairs=5, format=Tournament.Format.MANUAL)
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     assert tour.tables.count() == 0
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t)}
     with pytest.raises(ValidationError) as info:
-        services.set_tables(org, tour, [(ids[1], ids[2]), (ids[2], None)])
+        tours.set_tables(org, tour, [(ids[1], ids[2]), (ids[2], None)])
     text = " ".join(info.value.messages)
     assert "twice" in text or "more than once" in text
     assert tour.tables.count() == 0  # nothing half-written
-    services.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], ids[4])], bye=ids[5])
+    tours.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], ids[4])], bye=ids[5])
     assert pairs_at(tour) == [(1, 2), (3, 4)]
     assert Bye.objects.get(tour=tour).pair_id == ids[5]
 
@@ -112,8 +114,8 @@ def test_individual_tours_rotate_partners():
         services.register_player(org, t, {"last_name": f"Игрок{n}"})
     partners = []
     for _ in range(3):
-        tour = services.generate_tour(org, t)
-        services.publish_tour(org, tour)
+        tour = tours.generate_tour(org, t)
+        tours.publish_tour(org, tour)
         assert tour.tables.count() == 2 and SitOut.objects.filter(tour=tour).count() == 1
         for table in tour.tables.all():
             partners += [frozenset((table.seat1_id, table.seat3_id)), frozenset((table.seat2_id, table.seat4_id))]
@@ -128,7 +130,7 @@ def test_assigning_a_referee_needs_the_role():
     org = user("org", superuser=True)
     ref = user("ref")
     t = tournament(org, pairs=2)
-    table = services.generate_tour(org, t).tables.get()
+    table = tours.generate_tour(org, t).tables.get()
     with pytest.raises(ValidationError, match="not a referee"):
         services.assign_referee(org, table, ref)
     services.add_role(org, t, "ref", "referee")
@@ -145,7 +147,7 @@ def test_regulations_are_validated_by_the_engine_and_frozen_after_publishing():
     t = tournament(org, pairs=2, regulations={"target": 150})
     assert t.rules.target == 150 and t.regulations["penalty_points"] == 25
     services.update_tournament(org, t, regulations={"target": 300})
-    services.publish_tour(org, services.generate_tour(org, t))
+    tours.publish_tour(org, tours.generate_tour(org, t))
     with pytest.raises(ValidationError, match="cannot change"):
         services.update_tournament(org, t, regulations={"target": 100})
     t.refresh_from_db()

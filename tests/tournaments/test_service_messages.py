@@ -8,6 +8,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
 from tournaments import services
+
+from tournaments import tours
 from tournaments.models import Pair, Tournament
 
 from builders import tournament, user
@@ -46,10 +48,10 @@ def test_a_regulations_error_names_its_setting_and_problem():
 def test_manual_seating_speaks_of_start_numbers_in_the_users_language():
     org = user("org", superuser=True)
     t = tournament(org, format=Tournament.Format.MANUAL, pairs=4)
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t)}
     with pytest.raises(ValidationError) as info:
-        services.set_tables(org, tour, [(ids[3], ids[3]), (ids[1], None)])
+        tours.set_tables(org, tour, [(ids[3], ids[3]), (ids[1], None)])
     assert info.value.messages == [
         "Table 1: pair 3 is seated against itself.",
         "Table 2: seats 2 and 4 are empty.",
@@ -57,10 +59,10 @@ def test_manual_seating_speaks_of_start_numbers_in_the_users_language():
         "Pair 4 is neither seated nor given the bye.",
     ]
     with translation.override("ru"), pytest.raises(ValidationError) as info:
-        services.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], ids[1])], bye=ids[4])
+        tours.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], ids[1])], bye=ids[4])
     assert info.value.messages == ["Пара 1 посажена больше одного раза: стол 1, стол 2."]
     with pytest.raises(ValidationError, match="No such pair in this tournament: 999999"):
-        services.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], 999999)])
+        tours.set_tables(org, tour, [(ids[1], ids[2]), (ids[3], 999999)])
     assert not tour.tables.exists()
 
 
@@ -69,7 +71,7 @@ def test_referees_are_assigned_all_or_none():
     ref, stranger = user("ref"), user("stranger")
     t = tournament(org, pairs=4)
     services.add_role(org, t, "ref", "referee")
-    tour = services.generate_tour(org, t)
+    tour = tours.generate_tour(org, t)
     with pytest.raises(ValidationError) as info:
         services.assign_referees(org, tour, {1: ref, 2: stranger})
     assert info.value.messages == ["Table 2: stranger is not a referee of this tournament: give him the role first."]

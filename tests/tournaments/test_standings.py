@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.models import Partition
-from tournaments import services
+from tournaments import tours
 from tournaments.models import Pair, Tour, Tournament
 from tournaments.standings import pair_standings, player_standings, rank, Row
 
@@ -16,9 +16,9 @@ def seat(org, t, tables, bye=None):
     """A published tour seated by hand: tables are (number A, number B, points A, points B,
     penalties A, penalties B); results are written as the recording services leave them."""
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=t, tour__isnull=True)}
-    tour = services.generate_tour(org, t)
-    services.set_tables(org, tour, [(ids[a], ids[b]) for a, b, *_ in tables], bye=ids.get(bye))
-    services.publish_tour(org, tour)
+    tour = tours.generate_tour(org, t)
+    tours.set_tables(org, tour, [(ids[a], ids[b]) for a, b, *_ in tables], bye=ids.get(bye))
+    tours.publish_tour(org, tour)
     for table, (_a, _b, pa, pb, *pen) in zip(tour.tables.order_by("number"), tables):
         pen = pen or [0, 0]
         Partition.objects.filter(table=table).update(

@@ -8,6 +8,7 @@ import pytest
 
 from builders import finish_tour, tournament, user
 from tournaments import services
+from tournaments import tours
 from tournaments.standings import standings_table
 from tournaments.standings.table import neutralise_formula
 
@@ -28,8 +29,8 @@ def test_text_cells_starting_like_a_formula_get_an_apostrophe():
     cup = tournament(organiser)
     for name in EVIL[:4]:  # a name is stored without leading white space
         services.register_pair(organiser, cup, {"last_name": name}, {"last_name": "Ёлкин-Палкин"})
-    tour = services.generate_tour(organiser, cup)
-    services.publish_tour(organiser, tour)
+    tour = tours.generate_tour(organiser, cup)
+    tours.publish_tour(organiser, tour)
     finish_tour(tour, {1: (100, 240)})
     rows = _rows(standings_table(cup).csv())[1:]
     assert {row[2] for row in rows} == {"'" + name + ", Ёлкин-Палкин" for name in EVIL[:4]}
@@ -42,8 +43,8 @@ def test_the_page_and_the_api_export_neutralised_names(client):
     services.register_pair(organiser, cup, {"last_name": "=1+1", "first_name": "Фёдор"},
                            {"last_name": "-Д'Артаньян-Ёлкин"})
     services.register_pair(organiser, cup, {"last_name": "@Мамин-Сибиряк"}, {"last_name": "+Соколов-Микитов"})
-    tour = services.generate_tour(organiser, cup)
-    services.publish_tour(organiser, tour)
+    tour = tours.generate_tour(organiser, cup)
+    tours.publish_tour(organiser, tour)
     finish_tour(tour, {1: (100, 240)})
     for url in ("/en/tournaments/cup/standings/csv/", "/api/tournaments/cup/standings/?format=csv"):
         response = client.get(url)

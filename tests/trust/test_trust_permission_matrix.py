@@ -24,6 +24,7 @@ from scoring.protocols import signing
 from scoring import services as recording
 from scoring.models import Confirmation, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions, services
+from tournaments import tours
 from tournaments.models import (Bye, Entry, Pair, PinFailures, Player, Role, SitOut, Table, Tour, Tournament)
 
 from trustworld import PINS, Side, World, api
@@ -147,16 +148,16 @@ ACTIONS: dict[str, Action] = {
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/import/", CSV.encode(), content_type="text/csv"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/import/")),
     "draw the draft tour again": Action(
-        lambda u, s: services.generate_tour(u, s.tournament), "org",
+        lambda u, s: tours.generate_tour(u, s.tournament), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/tours/generate/", {}, format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/tours/new/")),
     "seat the draft tour by hand": Action(
-        lambda u, s: services.set_tables(u, s.tour2, _seating(s)), "org",
+        lambda u, s: tours.set_tables(u, s.tour2, _seating(s)), "org",
         api=lambda c, s: c.put(f"/api/tournaments/{s.slug}/tours/2/tables/",
                                {"tables": [{"pair_a": a, "pair_b": b} for a, b in _seating(s)]}, format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/tours/2/seating/")),
     "publish the draft tour": Action(
-        lambda u, s: services.publish_tour(u, s.tour2), "org",
+        lambda u, s: tours.publish_tour(u, s.tour2), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/tours/2/publish/")),
     "assign a table's referee": Action(
         lambda u, s: services.assign_referee(u, s.table2, s.chief), "org",

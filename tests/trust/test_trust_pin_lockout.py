@@ -11,7 +11,7 @@ from django.utils import translation
 
 from builders import finish_tour
 from scoring import protocols
-from tournaments import services
+from tournaments import tours
 from tournaments.models import Table
 
 from trustworld import PINS
@@ -76,10 +76,10 @@ def _every_partition_of(side, seat):
     player = side.table1.seats[seat - 1]
     org = side.org
     finish_tour(side.tour1)
-    services.publish_tour(org, side.tour2)
+    tours.publish_tour(org, side.tour2)
     finish_tour(side.tour2)
-    tour3 = services.generate_tour(org, side.tournament)
-    services.publish_tour(org, tour3)
+    tour3 = tours.generate_tour(org, side.tournament)
+    tours.publish_tour(org, tour3)
     finish_tour(tour3)
     tables = [t for t in Table.objects.filter(tour__tournament=side.tournament).select_related("partition")
               if player.pk in (t.seat1_id, t.seat2_id, t.seat3_id, t.seat4_id)]

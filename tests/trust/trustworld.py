@@ -23,6 +23,7 @@ from scoring import protocols
 from scoring import services as recording
 from scoring.models import Partition
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Player, Table, Tour, Tournament
 
 PINS = {1: "1357", 2: "2468", 3: "3579", 4: "4680"}
@@ -103,16 +104,16 @@ def build_side(name: str) -> Side:
             org, tournament,
             {"last_name": long_name(2 * n, name), "first_name": "Фёдор", "federation_id": f"{name}-{2 * n}"},
             {"last_name": long_name(2 * n + 1, name), "first_name": "Пётр", "federation_id": f"{name}-{2 * n + 1}"})
-    tour1 = services.generate_tour(org, tournament)
+    tour1 = tours.generate_tour(org, tournament)
     table1, table2 = tour1.tables.order_by("number")
     services.assign_referee(org, table1, ref)
     services.assign_referee(org, table2, ref)
-    services.publish_tour(org, tour1)
+    tours.publish_tour(org, tour1)
     assert play_to_the_end(ref, table1.partition.pk).is_finished
     for seat, player in enumerate(table1.seats, 1):
         protocols.set_pin(org, player.pk, PINS[seat])
     Player.objects.filter(pk=table1.seat1_id).update(user=account)
-    tour2 = services.generate_tour(org, tournament)
+    tour2 = tours.generate_tour(org, tournament)
     tournament.refresh_from_db()
     table1 = Table.objects.select_related("tour__tournament", "seat1", "seat2", "seat3", "seat4").get(pk=table1.pk)
     table2 = Table.objects.select_related("tour__tournament").get(pk=table2.pk)

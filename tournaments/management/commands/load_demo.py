@@ -12,6 +12,7 @@ from django.db import transaction
 from scoring import services as scoring_services
 from scoring.engine.simulate import play_random_partition
 from tournaments import services
+from tournaments import tours
 from tournaments.models import Tour, Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Only the
@@ -86,10 +87,10 @@ class Command(BaseCommand):
                              for p in DEMO_PLAYERS[n:n + 2])
             services.register_pair(organiser, tournament, first, second)
         for number in range(1, DEMO_PLAYED_TOURS + 2):
-            tour = services.generate_tour(organiser, tournament)
+            tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
                 services.assign_referee(organiser, table, referee)
-            services.publish_tour(organiser, tour)
+            tours.publish_tour(organiser, tour)
             for table in tour.tables.order_by("number"):
                 if number <= DEMO_PLAYED_TOURS:
                     self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number)
