@@ -193,12 +193,12 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
                 entry = {"seat": record.seat, "code": "false_pass", "consequence": "penalty", "violation": None,
                          "note": _("the deal ended by the referee")}
         elif kind == "violation":
-            record = by_violation.get(i)
-            if record is not None:
-                entry = {"seat": record.seat, "code": record.code, "consequence": record.consequence,
+            violation = by_violation.get(i)
+            if violation is not None:
+                entry = {"seat": violation.seat, "code": violation.code, "consequence": violation.consequence,
                          "violation": i, "note": ""}
-                if record.annulled is not None:
-                    reason, when = annulments.get(i, (record.annulled, None))
+                if violation.annulled is not None:
+                    reason, when = annulments.get(i, (violation.annulled, None))
                     entry["annulled"] = {"reason": reason, "at": _local(when)}
         elif kind == "penalty":
             entry = {"seat": event.get("seat"), "code": event.get("code"), "consequence": "penalty",
@@ -303,8 +303,9 @@ def _standings(tournament: Tournament, after_tour: int | None) -> dict[str, Any]
     """Standings with every metric as a column, the regulations' precedence first (numbered)."""
     precedence = list(tournament.rules.standings)
     keys = precedence + [k for k in METRICS if k not in precedence]
-    columns = [{"key": k, "name": METRICS[k].name, "order": precedence.index(k) + 1 if k in precedence else None}
-               for k in keys]
+    columns: list[dict[str, Any]] = [
+        {"key": k, "name": METRICS[k].name, "order": precedence.index(k) + 1 if k in precedence else None}
+        for k in keys]
     if tournament.is_individual:
         rows = player_standings(tournament, after_tour)
         names = {p.pk: str(p) for p in Player.objects.filter(pk__in=[r.key for r in rows])}
@@ -428,6 +429,7 @@ def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock,
     """Render, sign and store a document, or give back the one already issued for the same state
     (``snapshot``) with the current key. ``lock`` locks the target's row."""
     key = signing.current_key(tournament)
+    assert key is not None  # current_key makes one when there is none
     same = ProtocolDocument.objects.filter(kind=kind, tournament=tournament, partition=partition, tour=tour,
                                            snapshot=snapshot, signing_key=key).defer("pdf")
     existing = same.first()
@@ -561,10 +563,12 @@ def document_state(document: ProtocolDocument) -> DocumentState:
             "date": _local(newest.created_at).strftime("%d.%m.%Y %H:%M")})
     if document.kind == ProtocolDocument.Kind.PARTITION:
         partition = document.partition
+        assert partition is not None  # the kind says which of partition and tour is set
         if partition.version != document.version:
             return DocumentState(True, None, _("The partition was corrected after this document was issued: it is "
                                                "now at version %(version)s.") % {"version": partition.version})
     elif document.kind == ProtocolDocument.Kind.TOUR:
+        assert document.tour is not None
         if tour_snapshot(document.tour) != document.snapshot:
             return DocumentState(True, None, _("The results of the tour changed after this document was issued."))
     elif final_snapshot(document.tournament) != document.snapshot:
@@ -782,7 +786,8 @@ def verify_pdf(data: bytes) -> Verification:
     report = signing.inspect_signatures(data, tournament_id=document.tournament_id if document else None)
     ours = [s for s in report.signatures if s.key is not None]
     if document is not None:
-        signature = next((s for s in ours if s.key.pk == document.signing_key_id), ours[0] if ours else None)
+        signature = next((s for s in ours if s.key is not None and s.key.pk == document.signing_key_id),
+                         ours[0] if ours else None)
         return _genuine(document, sha, signature, [_("The file is byte for byte the one the system issued.")])
     claimed = signing.claimed_code(data)
     claimed_document = (ProtocolDocument.objects.defer("pdf").select_related("tournament")
@@ -915,7 +920,7 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
     tour = batch.tour
     prefix = f"{tour.tournament.slug}-tour-{tour.number:02d}"
     items = list(batch.items.select_related("partition__table").order_by("partition__table__number"))
-    documents = {d.pk: d for d in ProtocolDocument.objects.filter(
+    documents: dict[int | None, ProtocolDocument] = {d.pk: d for d in ProtocolDocument.objects.filter(
         pk__in=[i.document_id for i in items if i.document_id])}
     errors = []
     buffer = io.BytesIO()
@@ -988,7 +993,7 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
             (_("Pair B"), f"№{numbers.get('B', '')} " + ", ".join(pairs.get("B", []))),
             (_("Final score"), f"A {points[0]} : {points[1]} B"),
             (_("Winner"), (_("pair A") if winner == "A" else _("pair B") if winner == "B" else "—")
-             + (f" · {labels.REASONS.get(s.get('reason'), s.get('reason'))}" if s.get("reason") else "")),
+             + (f" · {labels.REASONS.get(s['reason'], s['reason'])}" if s.get("reason") else "")),
             (_("Deals"), str(s.get("deals", ""))),
             (_("Version of the record"), str(document.version)),
             (_("Referee"), s.get("referee") or "—"),

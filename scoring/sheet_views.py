@@ -98,7 +98,7 @@ def sanction_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, 
     pending = game.pending_penalties
     penalties = game.penalties + pending
     by_violation = {p.violation: p for p in penalties if p.violation is not None}
-    lines = []
+    lines: list[dict[str, Any]] = []
     for v in game.violations:
         penalty = by_violation.get(v.id)
         lines.append({"after_deal": v.after_deal, "seat": _seat(seats, v.seat), "code": v.code,
@@ -293,7 +293,7 @@ def sheet_export(request, slug: str, number: int, table: int):
 
 
 def _version(value: str | None) -> int | None:
-    if value in (None, ""):
+    if not value:
         return None
     try:
         return int(value)

@@ -295,7 +295,7 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         dialect = csv.excel
     # newline="": the csv module itself splits the lines, whichever ending they have.
     reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
-    rows: list[tuple[int, dict[str, str | None]]] = []
+    rows: list[tuple[int, dict[str | None, Any]]] = []  # key None: the fields past the header's
     errors: list[tuple[int, str]] = []
     try:
         header = [h.strip() for h in reader.fieldnames or []]
@@ -558,7 +558,7 @@ def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]]
     withdrawn = {p.number for p in pairs.values() if p.withdrawn_at}
     try:
         checked = draw.validate_manual(
-            [tuple(None if pk is None else number[pk] for pk in seats) for seats in tables],
+            [(None if a is None else number[a], None if b is None else number[b]) for a, b in tables],
             set(by_number) - withdrawn, withdrawn_pair_ids=withdrawn, bye=None if bye is None else number[bye])
     except draw.DrawError as error:
         raise _draw_error(error) from None

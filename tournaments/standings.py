@@ -20,6 +20,7 @@ from itertools import groupby
 from typing import Any, ClassVar, Iterable
 
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -61,7 +62,7 @@ class Metric:
     """A column of the standings and a criterion of their order."""
 
     key: ClassVar[str]
-    name: ClassVar[str]
+    name: ClassVar[str | Promise]  # a lazy translation
     higher_is_better: ClassVar[bool] = True
 
     def values(self, group: list[Row], rows: dict[int, Row]) -> dict[int, int]:
@@ -244,7 +245,7 @@ class Column:
     are ordered by (they come first, in the tournament's precedence)."""
 
     key: str
-    name: str
+    name: str | Promise
     ordering: bool
 
 

@@ -156,6 +156,7 @@ def _standings(request, slug: str, kind: str | None) -> Standings:
             raise Http404(_("There is no such tour.")) from None
         if after_tour not in {t.number for t in tours}:
             raise Http404(_("There is no such tour."))
+    entrants: dict[int, Pair] | dict[int, Player]
     if kind == "pairs":
         rows = standings_module.pair_standings(tournament, after_tour)
         entrants = Pair.objects.select_related("first", "second").in_bulk([r.key for r in rows])
