@@ -51,8 +51,10 @@ poppler:
 		&& apt-get update -qq && apt-get install -y -qq poppler-utils; } \
 		|| echo "pdfsig is missing: the tests that need it will be skipped"
 
+# mypy first (its cache in .mypy_cache makes a second run take seconds): a type error fails the run.
 test: install chromium poppler
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 clean:

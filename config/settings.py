@@ -220,7 +220,7 @@ REDIS_URL = os.environ.get("REDIS_URL") or None
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         # A task taken by a worker that died (acks are late) goes back to the queue after this
         # long. Every task of the project is short and idempotent, and none waits for a countdown
         # this long (longer clocks are the periodic sweep's), so it need not be Celery's hour.

@@ -129,7 +129,7 @@ class PartitionViewSet(ApiViewSet):
         partition = next(iter(Partition.objects.select_related("table__tour__tournament").filter(pk=pk)), None)
         tour = partition.table.tour if partition is not None else None
         user = self.request.user
-        if tour is None or not (permissions.can_see_tournament(user, tour.tournament)
+        if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
                                 and permissions.can_see_tour(user, tour)):
             raise exceptions.NotFound(_("There is no partition %(id)s.") % {"id": pk})
         return partition

@@ -328,7 +328,8 @@ class RecordSerializer(serializers.Serializer):
     """One line of the score sheet: the action, and its data checked by the action's serializer."""
 
     action = serializers.ChoiceField(choices=list(ACTION_DATA))
-    data = serializers.DictField(help_text="The action's data.")
+    # DRF's metaclass takes declared fields out of the class: this field leaves Serializer.data be.
+    data = serializers.DictField(help_text="The action's data.")  # type: ignore[assignment]
     version = VersionField()
 
     def validate(self, attrs):

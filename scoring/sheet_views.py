@@ -280,7 +280,7 @@ def sheet_export(request, slug: str, number: int, table: int):
 
 
 def _version(value: str | None) -> int | None:
-    if value in (None, ""):
+    if not value:
         return None
     try:
         return int(value)

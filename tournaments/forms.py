@@ -317,9 +317,10 @@ def show_error(error: ValidationError, form: forms.Form, regulations: Regulation
         return
     for field, errors in error.error_dict.items():
         for item in errors:
-            setting = (item.params or {}).get("setting") if field == "regulations" else None
+            params = item.params or {}
+            setting = params.get("setting") if field == "regulations" else None
             if regulations is not None and setting in regulations.fields:
-                regulations.add_error(setting, ValidationError(item.params["problem"]))
+                regulations.add_error(setting, ValidationError(params["problem"]))
             elif regulations is not None and field == "regulations":
                 regulations.add_error(None, item)
             elif field in form.fields:

@@ -242,6 +242,9 @@ class Table(models.Model):
     def __str__(self) -> str:
         return _("Table %(number)s") % {"number": self.number}
 
+    #: The fields of seats 1 to 4, in the order of play.
+    SEAT_FIELDS = ("seat1", "seat2", "seat3", "seat4")
+
     @property
     def seats(self) -> tuple[Player, Player, Player, Player]:
         return self.seat1, self.seat2, self.seat3, self.seat4

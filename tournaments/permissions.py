@@ -102,7 +102,7 @@ def visible_players(user) -> QuerySet[Player]:
     """The players ``user`` may see: those registered in a tournament he may see (a player of a
     draft tournament is seen by its staff only), and his own record, in one query."""
     entered = Entry.objects.filter(player=OuterRef("pk"), tournament__in=visible_tournaments(user))
-    visible = Exists(entered)
+    visible: Exists | Q = Exists(entered)
     if user.is_authenticated:
         visible |= Q(user=user)
     return Player.objects.filter(visible)

@@ -6,6 +6,8 @@ services' (:mod:`tournaments.services`). Output serializers read model instances
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from scoring.models import Partition
@@ -28,7 +30,9 @@ class ImportLineErrorsSerializer(serializers.Serializer):
 
 class ImportRefusedSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    errors = ImportLineErrorsSerializer(required=False, help_text="The refused lines, when the file was read.")
+    # DRF's metaclass takes declared fields out of the class: this field leaves Serializer.errors be.
+    errors = ImportLineErrorsSerializer(  # type: ignore[assignment]
+        required=False, help_text="The refused lines, when the file was read.")
 
 
 # -- players -------------------------------------------------------------------------------------
@@ -148,7 +152,8 @@ class PartitionSerializer(serializers.ModelSerializer):
 
 
 class TableSerializer(serializers.ModelSerializer):
-    referee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    referee: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True)
     pair_a = PairSerializer(read_only=True, help_text="Seats 1 and 3.")
     pair_b = PairSerializer(read_only=True, help_text="Seats 2 and 4.")
     seat1 = PlayerSerializer(read_only=True)

@@ -292,7 +292,7 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         dialect = csv.excel
     # newline="": the csv module itself splits the lines, whichever ending they have.
     reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect)
-    rows: list[tuple[int, dict[str, str | None]]] = []
+    rows: list[tuple[int, dict[str | None, Any]]] = []  # key None: the fields past the header's
     errors: list[tuple[int, str]] = []
     try:
         header = [h.strip() for h in reader.fieldnames or []]

@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import engine
 from scoring.models import Partition
 
 from . import draw
@@ -87,12 +88,18 @@ def _clear(tour: Tour) -> None:
     tour.pairs.all().delete()
 
 
+def _seated(players: dict[engine.Pair, tuple[Any, Any]]) -> dict[str, Any]:
+    """The seat fields of a table (``seat1_id`` ...) for the two players of each pair, first and
+    second, at the pair's seats (:func:`scoring.engine.seats_of`)."""
+    return {f"{Table.SEAT_FIELDS[seat - 1]}_id": player
+            for pair, two in players.items() for seat, player in zip(engine.seats_of(pair), two)}
+
+
 def _seat(tour: Tour, tables: Iterable[tuple[Pair, Pair]], bye: Pair | None = None) -> None:
-    """Write the tables of a tour: pair A at seats 1 and 3, pair B at 2 and 4, and their
-    partitions."""
+    """Write the tables of a tour, pair A and pair B at their seats, and their partitions."""
     created = Table.objects.bulk_create([
-        Table(tour=tour, number=n, pair_a=a, pair_b=b, seat1=a.first, seat3=a.second, seat2=b.first,
-              seat4=b.second)
+        Table(tour=tour, number=n, pair_a=a, pair_b=b, **_seated({engine.Pair.A: (a.first_id, a.second_id),
+                                                                   engine.Pair.B: (b.first_id, b.second_id)}))
         for n, (a, b) in enumerate(tables, 1)
     ])
     Partition.objects.bulk_create([Partition(table=t) for t in created])
@@ -152,13 +159,13 @@ def _draw_individual(tournament: Tournament, tour: Tour) -> None:
     active = set(players)
     partners: Counter[frozenset[int]] = Counter()
     opponents: Counter[frozenset[int]] = Counter()
-    for s1, s2, s3, s4 in Table.objects.filter(tour__tournament=tournament).exclude(tour=tour).values_list(
-            "seat1", "seat2", "seat3", "seat4"):
-        for x, y in ((s1, s3), (s2, s4)):
+    for seated in Table.objects.filter(tour__tournament=tournament).exclude(tour=tour).values_list(*Table.SEAT_FIELDS):
+        side = {pair: [seated[s - 1] for s in engine.seats_of(pair)] for pair in engine.Pair}
+        for x, y in side.values():
             if x in active and y in active:
                 partners[frozenset((x, y))] += 1
-        for x in (s1, s3):
-            for y in (s2, s4):
+        for x in side[engine.Pair.A]:
+            for y in side[engine.Pair.B]:
                 if x in active and y in active:
                     opponents[frozenset((x, y))] += 1
     sit_outs = Counter(p for p in SitOut.objects.filter(tour__tournament=tournament).values_list("player", flat=True)
@@ -168,30 +175,26 @@ def _draw_individual(tournament: Tournament, tour: Tour) -> None:
                                       scores=_player_wins(tournament, active), seed=tour.number)
     except draw.DrawError as error:
         raise _draw_error(error) from None
+    # The pairs of this tour, formed by the draw's seats: pair A of each table numbered 1..count,
+    # pair B count+1...
     count = len(result.tables)
-    # The pairs of this tour: seats 1 and 3 are numbered 1..count, seats 2 and 4 count+1...
-    pairs = Pair.objects.bulk_create(
-        [Pair(tournament=tournament, tour=tour, number=n, first_id=t[0], second_id=t[2])
-         for n, t in enumerate(result.tables, 1)]
-        + [Pair(tournament=tournament, tour=tour, number=count + n, first_id=t[1], second_id=t[3])
-           for n, t in enumerate(result.tables, 1)])
-    a_pairs, b_pairs = pairs[:count], pairs[count:]
-    created = Table.objects.bulk_create([
-        Table(tour=tour, number=n, pair_a=a, pair_b=b, seat1_id=t[0], seat2_id=t[1], seat3_id=t[2], seat4_id=t[3])
-        for n, (t, a, b) in enumerate(zip(result.tables, a_pairs, b_pairs), 1)
-    ])
-    Partition.objects.bulk_create([Partition(table=t) for t in created])
+    pairs = Pair.objects.bulk_create([
+        Pair(tournament=tournament, tour=tour, number=count * k + n, first_id=seats[first - 1],
+             second_id=seats[second - 1])
+        for k, (first, second) in enumerate(engine.seats_of(pair) for pair in engine.Pair)
+        for n, seats in enumerate(result.tables, 1)])
+    _seat(tour, zip(pairs[:count], pairs[count:]))
     SitOut.objects.bulk_create([SitOut(tour=tour, player_id=p) for p in result.sitting_out])
 
 
 def _player_wins(tournament: Tournament, players: set[int]) -> dict[int, int]:
     """Wins of each player of an individual event: his pair's partition results."""
     wins: Counter[int] = Counter()
-    for winner, s1, s2, s3, s4 in Partition.objects.filter(
+    for winner, *seated in Partition.objects.filter(
             table__tour__tournament=tournament, status=Partition.Status.FINISHED).exclude(winner="").values_list(
-            "winner", "table__seat1", "table__seat2", "table__seat3", "table__seat4"):
-        for player in ((s1, s3) if winner == "A" else (s2, s4)):
-            wins[player] += 1
+            "winner", *(f"table__{field}" for field in Table.SEAT_FIELDS)):
+        for seat in engine.seats_of(winner):
+            wins[seated[seat - 1]] += 1
     return {p: wins[p] for p in players}
 
 
@@ -220,7 +223,7 @@ def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]]
     withdrawn = {p.number for p in pairs.values() if p.withdrawn_at}
     try:
         checked = draw.validate_manual(
-            [tuple(None if pk is None else number[pk] for pk in seats) for seats in tables],
+            [(None if a is None else number[a], None if b is None else number[b]) for a, b in tables],
             set(by_number) - withdrawn, withdrawn_pair_ids=withdrawn, bye=None if bye is None else number[bye])
     except draw.DrawError as error:
         raise _draw_error(error) from None

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from scoring import engine
+
 from . import permissions
 from . import standings
 from .forms import describe_regulations
@@ -104,9 +106,8 @@ class Seating:
 def _seating(table: Table, player: Player) -> Seating:
     seats = table.seats
     seat = next(n for n, p in enumerate(seats, 1) if p.pk == player.pk)
-    partner = seats[(seat + 1) % 4]  # seats 1 and 3, 2 and 4 are partners
-    opponents = (seats[seat % 4], seats[(seat + 2) % 4])
-    return Seating(table, seat, partner, opponents)
+    opponents = engine.seats_of(engine.rules.other_pair(engine.pair_of(seat)))
+    return Seating(table, seat, seats[engine.partner_of(seat) - 1], (seats[opponents[0] - 1], seats[opponents[1] - 1]))
 
 
 def player_detail(request, pk: int):

@@ -1,26 +1,41 @@
 """The sports-domino rules engine: plain Python, no Django (shared/RULES.md sections 2 to 7).
 
-- :mod:`.tiles`: immutable interned :class:`Tile` objects and the bit masks the engine uses;
+- :mod:`.vocabulary`: the words of the game as named types: :data:`Seat`, :class:`Pair`,
+  :class:`Side`, :class:`DealEnd`, :class:`ViolationCode`, :class:`Reason`, ... (``StrEnum``
+  members equal to, and written as, the plain strings);
+- :mod:`.tiles`: immutable interned :class:`Tile` objects and the bit masks the engine uses
+  (:data:`TileIndex`, :data:`TileMask`);
 - :mod:`.deal`: :class:`Deal`, the line with two open ends, legal moves, domino and fish, the
   move-time allowance;
-- :mod:`.rules`: the scoring rules, one function per rule;
+- :mod:`.rules`: the scoring rules, one function per rule, and the lists of codes;
 - :mod:`.partition`: :class:`Partition`, an event-sourced partition to the target or until time;
-- :mod:`.regulations`: :class:`Regulations`, the validated settings with RULES.md's defaults;
+- :mod:`.regulations`: :class:`Regulations`, the validated settings with RULES.md's defaults, and
+  an enum for each choice setting;
 - :mod:`.protocol`: the ``domino-protocol/1`` interchange format;
 - :mod:`.simulate`: random legal play, for tests, benchmarks and demo data.
+
+The package is checked with ``mypy --strict`` (``make test``).
 """
 
-from .deal import LEFT, RIGHT, Deal, DealOutcome, Move, deal_hands, pair_of
+from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
 from .partition import Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
 from .protocol import read_protocol, result_of, score_protocol, write_protocol
-from .regulations import Regulations
-from .tiles import TILES, Tile
+from .regulations import (DealPoints, Direction, FalsePassAward, FishTie, Format, NextLead, PenaltyMode, Regulations,
+                          RepeatScope)
+from .rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES, VIOLATION_CODES, other_pair
+from .tiles import TILES, Number, Tile, TileIndex, TileMask
+from .vocabulary import Absent, Consequence, DealEnd, Expiry, Mark, Next, Pair, Reason, Seat, Side, ViolationCode
 
 __all__ = [
-    "LEFT", "RIGHT", "Deal", "DealOutcome", "Move", "deal_hands", "pair_of",
+    "LEFT", "RIGHT", "SEATS", "Deal", "DealOutcome", "Move", "deal_hands", "pair_of", "partner_of", "seats_of",
     "IllegalMove", "PartitionError", "ProtocolError", "RegulationsError", "RulesError",
     "Decision", "DealRecord", "Partition", "PenaltyRecord", "Status", "ViolationRecord",
     "read_protocol", "result_of", "score_protocol", "write_protocol",
-    "Regulations", "TILES", "Tile",
+    "Regulations", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope", "PenaltyMode",
+    "FalsePassAward",
+    "DEAL_ENDS", "VIOLATION_CODES", "PENALTY_CODES", "RESTART_CODES", "other_pair",
+    "TILES", "Tile", "TileIndex", "TileMask", "Number",
+    "Seat", "Pair", "Side", "DealEnd", "Mark", "ViolationCode", "Consequence", "Reason", "Next", "Absent",
+    "Expiry",
 ]

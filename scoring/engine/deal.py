@@ -6,7 +6,11 @@ with the reason. The deal ends by itself at domino (a player places his last til
 (both ends show a number whose 7 tiles are all on the table, detected as the fishing tile is
 placed), or when the referee ends it for a false pass (:meth:`Deal.end_false_pass`).
 
-Seats are numbered 1 to 4 in the direction of play; seats 1 and 3 are pair A, 2 and 4 pair B.
+Seats (:data:`~.vocabulary.Seat`) are numbered 1 to 4 in the direction of play; seats 1 and 3
+are pair A, 2 and 4 pair B. The state is kept in the numbers of :mod:`.tiles` (tile indices, tile
+masks, ends as the numbers they show, a move as ``tile << 2 | side``), so the legal-move generator
+and :meth:`Deal.place` never touch a string or an enum; the words (:class:`~.vocabulary.Side`,
+:class:`~.vocabulary.DealEnd`, :class:`~.vocabulary.Mark`) appear only at the edges.
 """
 
 from __future__ import annotations
@@ -14,37 +18,59 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence, TypeGuard
 
 from .errors import IllegalMove, RulesError, gettext_noop
-from .tiles import ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Tile, indices_of, parse_tile, pips_of, tile_index
+from .tiles import (ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of,
+                    parse_tile, pips_of, tile_index)
+from .vocabulary import DealEnd, Mark, Pair, Seat, Side
 
-__all__ = ["Deal", "DealOutcome", "Move", "deal_hands", "new_seed", "is_seat", "pair_of", "LEFT", "RIGHT"]
+__all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "new_seed", "is_seat", "pair_of", "partner_of",
+           "seats_of", "LEFT", "RIGHT"]
 
-LEFT = "left"
-RIGHT = "right"
-_SIDES = {LEFT: 0, RIGHT: 1, None: -1}
-_SIDE_NAMES = (LEFT, RIGHT)
-_PASS = -1
+LEFT: Final = Side.LEFT
+RIGHT: Final = Side.RIGHT
+#: The side a move is placed on: 0 left, 1 right, -1 wherever it fits.
+_SIDES: Final[dict[Side | None, int]] = {Side.LEFT: 0, Side.RIGHT: 1, None: -1}
+_SIDE_NAMES: Final = (Side.LEFT, Side.RIGHT)
+_SIDE_TEXTS: Final = (Side.LEFT.value, Side.RIGHT.value)  # in to_dict(), which holds JSON types only
+_MARKS: Final = tuple(m.value for m in Mark)
+#: The keys of a protocol move, one of which it has besides its seat (and a tile's end).
+_MOVE_KINDS: Final = ("tile", "pass", *_MARKS)
+_PASS: Final = -1
 #: ``_TILE_AT[a * 7 + b]``: index of the tile a-b.
-_TILE_AT = tuple(tile_index(a, b) for a in range(7) for b in range(7))
+_TILE_AT: Final = tuple(tile_index(a, b) for a in range(7) for b in range(7))
 
 #: Default move allowances (time_single, time_several, time_fish, time_pass), RULES 6.
-DEFAULT_TIMES = (5, 20, 60, 5)
+DEFAULT_TIMES: Final = (5, 20, 60, 5)
 
 
-def is_seat(value: Any) -> bool:
+def is_seat(value: object) -> TypeGuard[Seat]:
     """Whether ``value`` is a seat, 1 to 4, as a whole number: not ``True`` (which Python takes
     for 1), ``2.0`` or ``"2"``."""
     return type(value) is int and 1 <= value <= 4
 
 
-def pair_of(seat: int) -> str:
+#: The seats of a table, in the direction of play.
+SEATS: Final[tuple[Seat, ...]] = (1, 2, 3, 4)
+
+
+def pair_of(seat: Seat) -> Pair:
     """``"A"`` for seats 1 and 3, ``"B"`` for seats 2 and 4."""
-    return "A" if seat % 2 else "B"
+    return Pair.A if seat % 2 else Pair.B
 
 
-def deal_hands(seed: int | str) -> tuple[int, int, int, int]:
+def seats_of(pair: Pair | str) -> tuple[Seat, Seat]:
+    """The seats of ``pair``: 1 and 3 for A, 2 and 4 for B (partners sit opposite, RULES 2)."""
+    return (1, 3) if pair == Pair.A else (2, 4)
+
+
+def partner_of(seat: Seat) -> Seat:
+    """The seat opposite ``seat``: his partner's."""
+    return (seat + 1) % 4 + 1
+
+
+def deal_hands(seed: int | str) -> tuple[TileMask, TileMask, TileMask, TileMask]:
     """Deal all 28 tiles, 7 to each seat, from ``seed``: the same seed always deals the same hands.
 
     The SHA-256 of the seed's text (``str(seed)`` in UTF-8), read as a big-endian number in
@@ -78,9 +104,9 @@ _SYSTEM_RANDOM = random.SystemRandom()
 class Move(NamedTuple):
     """A move: ``tile`` on ``end`` (``"left"``/``"right"``; ``None`` for the lead), or a pass."""
 
-    seat: int
+    seat: Seat
     tile: Tile | None
-    end: str | None = None
+    end: Side | None = None
 
     @property
     def is_pass(self) -> bool:
@@ -91,7 +117,7 @@ class Move(NamedTuple):
             return {"seat": self.seat, "pass": True}
         data: dict[str, Any] = {"seat": self.seat, "tile": str(self.tile)}
         if self.end is not None:
-            data["end"] = self.end
+            data["end"] = str(self.end)
         return data
 
 
@@ -100,12 +126,12 @@ class DealOutcome:
     """How a deal ended: ``end`` is ``"domino"``, ``"fish"`` or ``"false_pass"``; ``seat`` placed
     the last tile (or passed falsely); ``pips`` are left in the hands of pairs A and B."""
 
-    end: str
-    seat: int | None
+    end: DealEnd
+    seat: Seat | None  # None only for fish recorded without the seat that placed the fishing tile
     pips: tuple[int, int]
 
 
-def _tile_and_first(tile: Tile | int | str) -> tuple[int, int]:
+def _tile_and_first(tile: Tile | TileIndex | str) -> tuple[TileIndex, Number]:
     """Tile index and the half written first (which the lead lays on the left)."""
     if type(tile) is int and 0 <= tile < 28:
         return tile, HIGH[tile]
@@ -128,34 +154,36 @@ class Deal:
     __slots__ = ("hands", "leader", "seed", "turn", "left", "right", "count", "moves", "marks",
                  "forced", "times", "last_seat", "outcome")
 
-    def __init__(self, hands: Sequence[int | Iterable[Tile | int | str]], leader: int,
-                 times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None):
+    def __init__(self, hands: Sequence[TileMask | Iterable[Tile | TileIndex | str]], leader: Seat,
+                 times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None) -> None:
         """``hands``: four hands for seats 1..4, as masks or tiles; all 28 tiles, 7 each."""
         if not is_seat(leader):
             raise IllegalMove(gettext_noop("the leader must be a seat 1 to 4, got %(leader)s"), leader=repr(leader))
         masks = [h if type(h) is int else self._hand_mask(seat, h)
                  for seat, h in enumerate(hands, 1)]
         self._check_hands(masks)
-        self.hands: list[int] = masks
-        self.leader = leader
+        self.hands: list[TileMask] = masks
+        self.leader: Seat = leader
         self.seed = seed
         self.times = tuple(times)
         self.turn = leader - 1  # seat index 0..3 of the player to move
-        self.left = self.right = -1  # open ends; -1 before the lead
+        self.left: Number = -1  # open ends; -1 before the lead
+        self.right: Number = -1
         self.count = [0] * 7  # tiles on the table carrying each number
         self.moves: list[int] = []  # tile << 2 | side (0 left, 1 right, 2 lead high-left, 3 lead low-left), or -1
-        self.marks: list[tuple[int, int, int, str]] = []  # (len(moves), seat, tile, "touched"|"exposed")
-        self.forced = [0, 0, 0, 0]  # per seat: tiles that must be played at the first chance
-        self.last_seat: int | None = None
+        self.marks: list[tuple[int, Seat, TileIndex, Mark]] = []  # (len(moves), seat, tile, kind)
+        self.forced: list[TileMask] = [0, 0, 0, 0]  # per seat: tiles that must be played at the first chance
+        self.last_seat: Seat | None = None
         self.outcome: DealOutcome | None = None
 
     @classmethod
-    def from_seed(cls, seed: int | str, leader: int, times: Sequence[int] = DEFAULT_TIMES) -> Deal:
+    def from_seed(cls, seed: int | str, leader: Seat, times: Sequence[int] = DEFAULT_TIMES) -> Deal:
         """A deal whose hands are dealt from ``seed`` (stored, so it can be replayed)."""
         return cls(deal_hands(seed), leader, times, seed=seed)
 
     @staticmethod
-    def _hand_mask(seat: int, tiles: Iterable[Tile | int | str]) -> int:
+    def _hand_mask(seat: Seat, tiles: object) -> TileMask:
+        """The mask of a hand given as a list of tiles (anything else is refused)."""
         if not isinstance(tiles, (list, tuple, set, frozenset)):
             raise IllegalMove(gettext_noop("a hand is a list of tiles, got %(hand)s"), hand=repr(tiles)).at(
                 gettext_noop("hand of seat %(seat)s"), seat=seat)
@@ -172,7 +200,7 @@ class Deal:
         return mask
 
     @staticmethod
-    def _check_hands(masks: list[int]) -> None:
+    def _check_hands(masks: list[TileMask]) -> None:
         if len(masks) != 4:
             raise IllegalMove(gettext_noop("a deal has four hands, got %(count)s"), count=len(masks))
         seen = 0
@@ -189,7 +217,7 @@ class Deal:
     # -- reading the state ---------------------------------------------------------------------
 
     @property
-    def to_move(self) -> int:
+    def to_move(self) -> Seat:
         """The seat (1-4) whose turn it is."""
         return self.turn + 1
 
@@ -198,11 +226,11 @@ class Deal:
         return self.outcome is not None
 
     @property
-    def ends(self) -> tuple[int, int] | None:
+    def ends(self) -> tuple[Number, Number] | None:
         """The numbers on the left and right open ends; ``None`` before the lead."""
         return None if self.left < 0 else (self.left, self.right)
 
-    def hand(self, seat: int) -> list[Tile]:
+    def hand(self, seat: Seat) -> list[Tile]:
         return [TILES[i] for i in indices_of(self.hands[seat - 1])]
 
     def pair_pips(self) -> tuple[int, int]:
@@ -210,9 +238,9 @@ class Deal:
         h = self.hands
         return pips_of(h[0] | h[2]), pips_of(h[1] | h[3])
 
-    def line(self) -> list[tuple[int, int]]:
+    def line(self) -> list[tuple[Number, Number]]:
         """The tiles on the table from the left end to the right end, each as its halves in order."""
-        line: list[tuple[int, int]] = []
+        line: list[tuple[Number, Number]] = []
         left = right = -1
         for code in self.moves:
             if code < 0:
@@ -234,7 +262,7 @@ class Deal:
 
     def history(self) -> list[Move]:
         """Every move so far, passes included."""
-        result = []
+        result: list[Move] = []
         for k, code in enumerate(self.moves):
             seat = (self.leader - 1 + k) % 4 + 1
             if code < 0:
@@ -246,7 +274,7 @@ class Deal:
 
     # -- the rules of a move -------------------------------------------------------------------
 
-    def options(self) -> tuple[int, int, int]:
+    def options(self) -> tuple[TileMask, TileMask, int]:
         """The legal moves and the move-time allowance of the player to move, in one pass.
 
         Returns ``(left, right, seconds)``: masks of the tiles he may put on the left end and on
@@ -276,7 +304,7 @@ class Deal:
             return ml, mr, self.times[2]
         return ml, mr, self.times[0] if ml.bit_count() + mr.bit_count() == 1 else self.times[1]
 
-    def legal_masks(self) -> tuple[int, int]:
+    def legal_masks(self) -> tuple[TileMask, TileMask]:
         """Tiles the player to move may put on the left end and on the right end (:meth:`options`)."""
         ml, mr, _ = self.options()
         return ml, mr
@@ -297,7 +325,7 @@ class Deal:
         ml, mr, _ = self.options()
         return self._fishes(ml | mr)
 
-    def _fishes(self, legal: int) -> bool:
+    def _fishes(self, legal: TileMask) -> bool:
         """Whether one of the ``legal`` tiles makes fish: the fishing tile is the last of its
         number, so it is the tile ``left-right`` itself, with 6 tiles of one of those numbers
         already on the table. A player's last tile makes domino, whatever the ends show."""
@@ -312,7 +340,7 @@ class Deal:
 
     # -- playing -------------------------------------------------------------------------------
 
-    def _check_turn(self, seat: int | None) -> None:
+    def _check_turn(self, seat: Seat | None) -> None:
         if self.outcome is not None:
             raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
         if seat is not None and not is_seat(seat):
@@ -321,7 +349,7 @@ class Deal:
             raise IllegalMove(gettext_noop("seat %(seat)s moves out of turn: seat %(turn)s is to move"), seat=seat,
                               turn=self.turn + 1)
 
-    def play(self, tile: Tile | int | str, end: str | None = None, seat: int | None = None) -> None:
+    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None) -> None:
         """Place ``tile`` of the player to move on ``end``.
 
         ``end`` may be left out when the tile fits one end only or both ends show the same
@@ -331,12 +359,12 @@ class Deal:
         if seat is not None:
             self._check_turn(seat)
         index, first = _tile_and_first(tile)
-        side = _SIDES.get(end, -2)  # type: ignore[arg-type]
+        side = _SIDES.get(end, -2)
         if side == -2:
             raise IllegalMove(gettext_noop("end must be \"left\" or \"right\", got %(end)s"), end=repr(end))
         self.place(index, side, first)
 
-    def place(self, index: int, side: int = -1, first: int = -1) -> None:
+    def place(self, index: TileIndex, side: int = -1, first: Number = -1) -> None:
         """:meth:`play` by numbers: tile ``index`` on ``side`` (0 left, 1 right, -1 wherever it
         fits); ``first`` is the half a lead lays on the left (-1: the higher)."""
         if self.outcome is not None:
@@ -393,13 +421,13 @@ class Deal:
         self.forced[turn] &= hand
         self.last_seat = turn + 1
         if not hand:
-            self.outcome = DealOutcome("domino", turn + 1, self.pair_pips())
+            self.outcome = DealOutcome(DealEnd.DOMINO, turn + 1, self.pair_pips())
         elif self.left == self.right and count[self.left] == 7:
-            self.outcome = DealOutcome("fish", turn + 1, self.pair_pips())
+            self.outcome = DealOutcome(DealEnd.FISH, turn + 1, self.pair_pips())
         else:
             self.turn = (turn + 1) & 3
 
-    def pass_turn(self, seat: int | None = None) -> None:
+    def pass_turn(self, seat: Seat | None = None) -> None:
         """The player to move says "pass"; refused while he holds a playable tile."""
         self._check_turn(seat)
         ml, mr = self.legal_masks()
@@ -411,7 +439,7 @@ class Deal:
         self.moves.append(_PASS)
         self.turn = (self.turn + 1) & 3
 
-    def end_false_pass(self, seat: int) -> None:
+    def end_false_pass(self, seat: Seat) -> None:
         """The referee ends the deal: ``seat`` said pass earlier while holding a playable tile.
 
         The engine cannot see which earlier pass was false (a tile said to be in hand may have
@@ -420,9 +448,9 @@ class Deal:
         self._check_turn(None)
         if not is_seat(seat):
             raise IllegalMove(gettext_noop("a false pass needs a seat 1 to 4, got %(seat)s"), seat=repr(seat))
-        self.outcome = DealOutcome("false_pass", seat, self.pair_pips())
+        self.outcome = DealOutcome(DealEnd.FALSE_PASS, seat, self.pair_pips())
 
-    def mark(self, seat: int, tile: Tile | int | str, kind: str) -> bool:
+    def mark(self, seat: Seat, tile: Tile | TileIndex | str, kind: Mark) -> bool:
         """Record that ``seat`` touched a tile (``"touched"``) or led out of turn and must show it
         (``"exposed"``): the tile must be played at the seat's first chance when it fits.
 
@@ -432,15 +460,16 @@ class Deal:
         self._check_turn(None)
         if not is_seat(seat):
             raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
-        if kind not in ("touched", "exposed"):
+        if kind not in _MARKS:
             raise IllegalMove(gettext_noop("unknown mark %(kind)s"), kind=repr(kind))
+        kind = Mark(kind)
         index = _tile_and_first(tile)[0]
         if not self.hands[seat - 1] >> index & 1:
             raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index], seat=seat)
         self.marks.append((len(self.moves), seat, index, kind))
         left = self.left
         fits = left < 0 or bool((SUIT[left] | SUIT[self.right]) >> index & 1)
-        if kind == "exposed" or (fits and seat == self.turn + 1):
+        if kind is Mark.EXPOSED or (fits and seat == self.turn + 1):
             self.forced[seat - 1] |= 1 << index
         return fits
 
@@ -457,16 +486,16 @@ class Deal:
         for k, (code, seat) in enumerate(zip(self.moves, self._seats())):
             while marks and marks[0][0] == k:
                 _, mseat, index, kind = marks.pop(0)
-                moves.append({"seat": mseat, kind: str(TILES[index])})
+                moves.append({"seat": mseat, kind.value: str(TILES[index])})
             if code < 0:
                 moves.append({"seat": seat, "pass": True})
                 continue
             tile, side = TILES[code >> 2], code & 3
             move: dict[str, Any] = {"seat": seat, "tile": str(tile) if side != 3 else f"{tile.low}-{tile.high}"}
             if side < 2:
-                move["end"] = _SIDE_NAMES[side]
+                move["end"] = _SIDE_TEXTS[side]
             moves.append(move)
-        moves.extend({"seat": mseat, kind: str(TILES[index])} for _, mseat, index, kind in marks)
+        moves.extend({"seat": mseat, kind.value: str(TILES[index])} for _, mseat, index, kind in marks)
         data: dict[str, Any] = {
             "hands": {str(s): [str(t) for t in TILES if h >> t.index & 1] for s, h in enumerate(hands, 1)},
             "leader": self.leader,
@@ -474,15 +503,15 @@ class Deal:
         }
         if self.seed is not None:
             data["seed"] = self.seed
-        if self.outcome is not None and self.outcome.end == "false_pass":
+        if self.outcome is not None and self.outcome.end == DealEnd.FALSE_PASS:
             data["false_pass"] = self.outcome.seat
         return data
 
-    def _seats(self) -> Iterable[int]:
+    def _seats(self) -> Iterable[Seat]:
         return ((self.leader - 1 + k) % 4 + 1 for k in range(len(self.moves)))
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], leader: int | None = None,
+    def from_dict(cls, data: Mapping[str, Any], leader: Seat | None = None,
                   times: Sequence[int] = DEFAULT_TIMES) -> Deal:
         """Replay a deal from :meth:`to_dict` or a protocol move-form deal.
 
@@ -521,8 +550,8 @@ class Deal:
         seat = move["seat"]
         if not is_seat(seat):
             raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
-        kinds = [k for k in ("tile", "pass", "touched", "exposed") if k in move]
-        unknown = set(move) - {"seat", "tile", "end", "pass", "touched", "exposed"}
+        kinds = [k for k in _MOVE_KINDS if k in move]
+        unknown = set(move) - {"seat", "end", *_MOVE_KINDS}
         if len(kinds) != 1 or unknown:
             raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
         kind = kinds[0]
@@ -535,7 +564,7 @@ class Deal:
         elif kind == "tile":
             self.play(move["tile"], move.get("end"), seat)
         else:
-            self.mark(seat, move[kind], kind)
+            self.mark(seat, move[kind], Mark(kind))
 
     def copy(self) -> Deal:
         other = object.__new__(Deal)

@@ -50,7 +50,7 @@ class RulesError(ValueError):
 
     def at(self, where: str, **params: Any) -> RulesError:
         """The same error, placed under ``where`` (a template with ``params``)."""
-        error = type(self)(self.template, **self.params)
+        error = type(self)(self.template, None, **self.params)
         error.places = ((where, params),) + self.places
         error.args = (str(error),)
         return error

@@ -15,15 +15,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from . import rules
 from .deal import Deal, DealOutcome, is_seat, pair_of
 from .errors import PartitionError, RulesError, gettext_noop
-from .regulations import Regulations
-from .tiles import Tile
+from .regulations import FishTie, Format, NextLead, Regulations, RepeatScope
+from .tiles import Tile, TileIndex, TileMask
+from .vocabulary import Absent, Consequence, DealEnd, Expiry, Next, Pair, Reason, Seat, Side, ViolationCode
 
 __all__ = ["Partition", "DealRecord", "PenaltyRecord", "ViolationRecord", "Decision", "Status"]
+
+_PAIRS: Final = tuple(p.value for p in Pair)
+_ABSENT: Final = tuple(a.value for a in Absent)
+#: Decisions a later penalty can undo: a penalty after the last deal can change the winner or
+#: make the totals level.
+_UNDONE_BY_PENALTY: Final = frozenset({Reason.TARGET, Reason.TIME, Reason.DEALS})
 
 
 @dataclass(frozen=True)
@@ -33,11 +40,11 @@ class DealRecord:
     move by move."""
 
     n: int
-    leader: int
-    end: str
-    seat: int | None
+    leader: Seat
+    end: DealEnd
+    seat: Seat | None
     pips: tuple[int, int]
-    winner: str | None
+    winner: Pair | None
     points: int
     totals: tuple[int, int]
     deal: Deal | None = None
@@ -53,9 +60,9 @@ class PenaltyRecord:
     """
 
     after_deal: int
-    seat: int
-    code: str
-    pair: str
+    seat: Seat
+    code: ViolationCode
+    pair: Pair
     points: int
     totals: tuple[int, int] | None
     violation: int | None = None  # the violation it follows from, if any
@@ -67,9 +74,9 @@ class ViolationRecord:
 
     id: int
     after_deal: int
-    seat: int
-    code: str
-    consequence: str  # "warning" | "penalty"
+    seat: Seat
+    code: ViolationCode
+    consequence: Consequence  # a warning or a penalty
     annulled: str | None = None
 
 
@@ -78,8 +85,8 @@ class Decision:
     """The partition is over: ``winner`` is ``"A"``, ``"B"`` or ``None`` (both pairs absent);
     ``reason`` is ``"target"``, ``"time"``, ``"deals"``, ``"no_show"`` or ``"forfeit"``."""
 
-    winner: str | None
-    reason: str
+    winner: Pair | None
+    reason: Reason
 
 
 @dataclass(frozen=True)
@@ -88,24 +95,24 @@ class Status:
     the fixed number of deals makes it the last), ``"extra_deal"`` (it would be over but the
     totals are level), or ``"over"``; ``deal`` and ``leader`` of the coming (or current) deal."""
 
-    next: str
+    next: Next
     deal: int | None
-    leader: int | None
+    leader: Seat | None
     decision: Decision | None = None
 
 
 @dataclass
 class _State:
-    first_leader: int | None = None
+    first_leader: Seat | None = None
     deals: list[DealRecord] = field(default_factory=list)
     penalties: list[PenaltyRecord] = field(default_factory=list)
     pending: list[PenaltyRecord] = field(default_factory=list)  # written during the current deal
     violations: list[ViolationRecord] = field(default_factory=list)
     totals: tuple[int, int] = (0, 0)
     carry: int = 0  # points of drawn fish waiting for the next deal's winner (fish_tie = carry)
-    next_leader: int | None = None
-    time_expired: tuple[str, int] | None = None  # ("during_deal" | "after_deal", deal number)
-    no_show: str | None = None
+    next_leader: Seat | None = None
+    time_expired: tuple[Expiry, int] | None = None  # (when, deal number)
+    no_show: Absent | None = None
     decision: Decision | None = None
 
     def copy(self) -> _State:
@@ -129,8 +136,8 @@ class Partition:
     2
     """
 
-    def __init__(self, regulations: Regulations | None = None, first_leader: int | None = None,
-                 earlier_violations: Mapping[tuple[int, str], int] | None = None):
+    def __init__(self, regulations: Regulations | None = None, first_leader: Seat | None = None,
+                 earlier_violations: Mapping[tuple[Seat, ViolationCode], int] | None = None) -> None:
         """``earlier_violations``: for ``repeat_scope = player_tournament``, how many violations
         of each (seat, code) the players at those seats had in earlier partitions."""
         self.regulations = regulations or Regulations()
@@ -151,7 +158,7 @@ class Partition:
     # -- reading the state ---------------------------------------------------------------------
 
     @property
-    def first_leader(self) -> int | None:
+    def first_leader(self) -> Seat | None:
         return self._state.first_leader
 
     @property
@@ -180,11 +187,11 @@ class Partition:
         return self._state.carry
 
     @property
-    def time_expired(self) -> tuple[str, int] | None:
+    def time_expired(self) -> tuple[Expiry, int] | None:
         return self._state.time_expired
 
     @property
-    def no_show(self) -> str | None:
+    def no_show(self) -> Absent | None:
         return self._state.no_show
 
     @property
@@ -198,46 +205,48 @@ class Partition:
     def status(self) -> Status:
         s = self._state
         if s.decision is not None:
-            return Status("over", None, None, s.decision)
+            return Status(Next.OVER, None, None, s.decision)
         if s.first_leader is None:
-            return Status("lead_draw", None, None)
+            return Status(Next.LEAD_DRAW, None, None)
         number = len(s.deals) + 1
         if self._end_reason(len(s.deals), s.totals) is not None:
-            kind = "extra_deal"
+            kind = Next.EXTRA_DEAL
         elif self._is_last(number):
-            kind = "last_deal"
+            kind = Next.LAST_DEAL
         else:
-            kind = "deal"
+            kind = Next.DEAL
         return Status(kind, number, s.next_leader)
 
     def _is_last(self, number: int) -> bool:
         """Whether deal ``number`` ends the partition unless the totals are then level."""
         r, s = self.regulations, self._state
-        if r.format == "fixed_deals" and number >= r.deals:
+        if r.format == Format.FIXED_DEALS and number >= r.deals:
             return True
-        if r.format == "target" and s.pending:
+        if r.format == Format.TARGET and s.pending:
             a, b = s.totals
             for p in s.pending:
                 da, db = rules.penalty_delta(p.pair, r)
                 a, b = a + da, b + db
             if max(a, b) >= r.target:
                 return True
-        return s.time_expired is not None and number >= self._last_by_time()
+        return s.time_expired is not None and number >= self._last_by_time(s.time_expired)
 
-    def _last_by_time(self) -> int:
-        kind, n = self._state.time_expired  # type: ignore[misc]
-        return n if kind == "during_deal" else n + 1
+    @staticmethod
+    def _last_by_time(time_expired: tuple[Expiry, int]) -> int:
+        """The number of the last deal once the clock has run out."""
+        kind, n = time_expired
+        return n if kind == Expiry.DURING_DEAL else n + 1
 
-    def _end_reason(self, played: int, totals: tuple[int, int]) -> str | None:
+    def _end_reason(self, played: int, totals: tuple[int, int]) -> Reason | None:
         """Why the partition ends after ``played`` deals with ``totals``, level totals aside
         (RULES 5)."""
         r, s = self.regulations, self._state
-        if r.format == "target" and max(totals) >= r.target:
-            return "target"
-        if r.format == "fixed_deals" and played >= r.deals:
-            return "deals"
-        if s.time_expired is not None and played >= self._last_by_time():
-            return "time"
+        if r.format == Format.TARGET and max(totals) >= r.target:
+            return Reason.TARGET
+        if r.format == Format.FIXED_DEALS and played >= r.deals:
+            return Reason.DEALS
+        if s.time_expired is not None and played >= self._last_by_time(s.time_expired):
+            return Reason.TIME
         return None
 
     def _decide(self) -> None:
@@ -248,7 +257,7 @@ class Partition:
         reason = self._end_reason(len(s.deals), s.totals)
         a, b = s.totals
         if reason is not None and a != b:
-            s.decision = Decision("A" if a > b else "B", reason)
+            s.decision = Decision(Pair.A if a > b else Pair.B, reason)
 
     def _check_open(self) -> None:
         s = self._state
@@ -276,7 +285,7 @@ class Partition:
             raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
         return handler(event)
 
-    def draw_lead(self, seat: int) -> None:
+    def draw_lead(self, seat: Seat) -> None:
         """Record the seat that won the lead draw (RULES 3)."""
         self._event({"type": "lead", "seat": seat})
 
@@ -288,54 +297,58 @@ class Partition:
             raise PartitionError(gettext_noop("the leader must be a seat 1 to 4, got %(seat)s"), seat=repr(seat))
         s.first_leader = s.next_leader = seat
 
-    def record_deal(self, end: str, seat: int | None, pips: Sequence[int]) -> DealRecord:
+    def record_deal(self, end: DealEnd, seat: Seat | None, pips: Sequence[int]) -> DealRecord:
         """Record a deal in summary form: ``end`` is ``"domino"`` (``seat`` made it), ``"fish"``
         (``seat`` optional: who placed the fishing tile) or ``"false_pass"`` (``seat`` passed
         falsely: its pair is penalised by itself); ``pips`` left in the hands of A and B."""
-        return self._event({"type": "deal", "end": end, "seat": seat, "pips": list(pips)})
+        record: DealRecord = self._event({"type": "deal", "end": end, "seat": seat, "pips": list(pips)})
+        return record
 
     def _on_deal(self, event: dict[str, Any]) -> DealRecord:
         self._check_open()
         s, r = self._state, self.regulations
         if s.first_leader is None:
             raise PartitionError(gettext_noop("record the lead draw before the first deal"))
-        if s.next_leader is None:  # a later penalty reopened a partition decided by a seatless fish
+        leader = s.next_leader
+        if leader is None:  # a later penalty reopened a partition decided by a seatless fish
             raise _fish_seat_needed()
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is being played move by move: finish it first"))
         if "deal" in event:
-            deal = event["deal"]
-            if not isinstance(deal, Deal):  # stored as JSON: replay it
-                deal = event["deal"] = Deal.from_dict(deal, s.next_leader, r.allowances())
-            if deal.leader != s.next_leader:
+            stored = event["deal"]  # a Deal, or its JSON when replayed from storage
+            deal = event["deal"] = stored if isinstance(stored, Deal) else Deal.from_dict(stored, leader, r.allowances())
+            if deal.leader != leader:
                 raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
-                                     seat=deal.leader, leader=s.next_leader)
-            if not deal.is_over:
+                                     seat=deal.leader, leader=leader)
+            if deal.outcome is None:
                 raise PartitionError(gettext_noop("the deal is not over: only a finished deal is recorded"))
-            return self._score(deal.outcome, deal)  # type: ignore[arg-type]
+            return self._score(deal.outcome, deal, leader)
         end, seat, pips = event.get("end"), event.get("seat"), event.get("pips")
         if end not in rules.DEAL_ENDS:
             raise PartitionError(gettext_noop("a deal ends with \"domino\", \"fish\" or \"false_pass\", got %(end)s"),
                                  end=repr(end))
-        if seat is None and end != "fish":
-            raise PartitionError(gettext_noop("domino needs the seat that made it") if end == "domino"
+        end = DealEnd(end)
+        if seat is None and end != DealEnd.FISH:
+            raise PartitionError(gettext_noop("domino needs the seat that made it") if end == DealEnd.DOMINO
                                  else gettext_noop("false_pass needs the seat that passed falsely"))
         if seat is not None and not is_seat(seat):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         if not isinstance(pips, (list, tuple)) or len(pips) != 2:
             raise PartitionError(gettext_noop("pips must give pair A and pair B"))
-        rules.check_pips(end, tuple(pips))  # type: ignore[arg-type]
-        if seat is not None or r.next_lead != "winner":
-            return self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+        outcome = DealOutcome(end, seat, (pips[0], pips[1]))
+        rules.check_pips(end, outcome.pips)
+        if seat is not None or r.next_lead != NextLead.WINNER:
+            return self._score(outcome, None, leader)
         # Fish without its seat, and the winner leads the next deal: fine only if none follows.
         before = s.copy()
-        record = self._score(DealOutcome(end, seat, (pips[0], pips[1])), None)
+        record = self._score(outcome, None, leader)
         if s.decision is None:
             self._state = before
             raise _fish_seat_needed()
         return record
 
-    def _score(self, outcome: DealOutcome, deal: Deal | None) -> DealRecord:
+    def _score(self, outcome: DealOutcome, deal: Deal | None, leader: Seat) -> DealRecord:
+        """Count a deal led by ``leader`` that ended with ``outcome``."""
         s, r = self._state, self.regulations
         winner = rules.deal_winner(outcome, r)
         points = 0
@@ -343,16 +356,16 @@ class Partition:
             points = rules.deal_base_points(outcome.pips, rules.other_pair(winner), r) + s.carry
             s.carry = 0
             a, b = s.totals
-            s.totals = (a + points, b) if winner == "A" else (a, b + points)
-        elif outcome.end == "fish" and r.fish_tie == "carry":
-            s.carry += rules.deal_base_points(outcome.pips, "A", r)
-        leader = s.next_leader
-        record = DealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat,  # type: ignore[arg-type]
-                            outcome.pips, winner, points, s.totals, deal)
+            s.totals = (a + points, b) if winner == Pair.A else (a, b + points)
+        elif outcome.end == DealEnd.FISH and r.fish_tie == FishTie.CARRY:
+            s.carry += rules.deal_base_points(outcome.pips, Pair.A, r)
+        record = DealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat, outcome.pips, winner, points,
+                            s.totals, deal)
         s.deals.append(record)
-        s.next_leader = rules.next_leader(leader, outcome, r)  # type: ignore[arg-type]
-        if outcome.end == "false_pass":
-            self._penalize(outcome.seat, "false_pass", None)  # type: ignore[arg-type]
+        s.next_leader = rules.next_leader(leader, outcome, r)
+        if outcome.end == DealEnd.FALSE_PASS:
+            assert outcome.seat is not None  # a false pass always names its seat
+            self._penalize(outcome.seat, ViolationCode.FALSE_PASS, None)
         self._count_pending()
         self._decide()
         return record
@@ -363,7 +376,7 @@ class Partition:
             self._penalize(p.seat, p.code, p.violation)
 
     def start_deal(self, seed: int | str | None = None,
-                   hands: Sequence[Sequence[Tile | int | str] | int] | None = None) -> Deal:
+                   hands: Sequence[Sequence[Tile | TileIndex | str] | TileMask] | None = None) -> Deal:
         """Deal the next deal to play it move by move: from ``seed`` or the given ``hands``."""
         self._check_open()
         s = self._state
@@ -371,27 +384,31 @@ class Partition:
             raise PartitionError(gettext_noop("record the lead draw before the first deal"))
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is already being played"))
-        if s.next_leader is None:
+        leader = s.next_leader
+        if leader is None:
             raise _fish_seat_needed()
-        if (seed is None) == (hands is None):
-            raise PartitionError(gettext_noop("give either a seed or the hands"))
         times = self.regulations.allowances()
-        leader: int = s.next_leader  # type: ignore[assignment]
-        self.current = Deal.from_seed(seed, leader, times) if hands is None else Deal(hands, leader, times)  # type: ignore[arg-type]
+        if seed is not None and hands is None:
+            self.current = Deal.from_seed(seed, leader, times)
+        elif hands is not None and seed is None:
+            self.current = Deal(hands, leader, times)
+        else:
+            raise PartitionError(gettext_noop("give either a seed or the hands"))
         return self.current
 
-    def play(self, tile: Tile | int | str, end: str | None = None, seat: int | None = None) -> None:
+    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None) -> None:
         """Play a tile in the current deal; the deal is recorded by itself when it ends."""
         self._current().play(tile, end, seat)
         self._close_if_over()
 
-    def pass_turn(self, seat: int | None = None) -> None:
+    def pass_turn(self, seat: Seat | None = None) -> None:
         self._current().pass_turn(seat)
 
-    def end_false_pass(self, seat: int) -> DealRecord:
+    def end_false_pass(self, seat: Seat) -> DealRecord:
         """The referee ends the current deal for a false pass by ``seat`` (RULES 7)."""
-        self._current().end_false_pass(seat)
-        return self._close_if_over()  # type: ignore[return-value]
+        deal = self._current()
+        deal.end_false_pass(seat)
+        return self._close(deal)
 
     def _current(self) -> Deal:
         if self.current is None:
@@ -402,22 +419,28 @@ class Partition:
         deal = self.current
         if deal is None or not deal.is_over:
             return None
+        return self._close(deal)
+
+    def _close(self, deal: Deal) -> DealRecord:
+        """Record the current deal, which is over."""
         self.current = None
         try:
-            return self._event({"type": "deal", "deal": deal})
+            record: DealRecord = self._event({"type": "deal", "deal": deal})
         except RulesError:
             self.current = deal
             raise
+        return record
 
-    def restart_deal(self, seat: int, code: str) -> PenaltyRecord:
+    def restart_deal(self, seat: Seat, code: ViolationCode) -> PenaltyRecord:
         """A wrong lead or a tile out of turn, and the opponents chose to redeal (RULES 7): the
         current deal (if any) is dropped and the offending pair penalised."""
         dropped, self.current = self.current, None
         try:
-            return self._event({"type": "restart", "seat": seat, "code": code})
+            record: PenaltyRecord = self._event({"type": "restart", "seat": seat, "code": code})
         except RulesError:
             self.current = dropped
             raise
+        return record
 
     def _on_restart(self, event: dict[str, Any]) -> PenaltyRecord:
         if event.get("code") not in rules.RESTART_CODES:
@@ -427,9 +450,10 @@ class Partition:
         self._count_pending()  # the dropped deal will not end: what was written during it counts now
         return self._on_penalty(event)
 
-    def write_penalty(self, seat: int, code: str) -> PenaltyRecord:
+    def write_penalty(self, seat: Seat, code: ViolationCode) -> PenaltyRecord:
         """Write a pair penalty on the pair of ``seat`` now (RULES 7)."""
-        return self._event({"type": "penalty", "seat": seat, "code": code})
+        record: PenaltyRecord = self._event({"type": "penalty", "seat": seat, "code": code})
+        return record
 
     def _on_penalty(self, event: dict[str, Any]) -> PenaltyRecord:
         seat, code = event.get("seat"), event.get("code")
@@ -438,9 +462,9 @@ class Partition:
         if code not in rules.PENALTY_CODES:
             raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
                                  known=", ".join(rules.PENALTY_CODES))
-        return self._penalty(seat, code, None, bool(event.get("during_deal")))
+        return self._penalty(seat, ViolationCode(code), None, bool(event.get("during_deal")))
 
-    def _penalty(self, seat: int, code: str, violation: int | None, during_deal: bool) -> PenaltyRecord:
+    def _penalty(self, seat: Seat, code: ViolationCode, violation: int | None, during_deal: bool) -> PenaltyRecord:
         """Count a penalty now, or when the current deal ends if it was written during it."""
         s = self._state
         if during_deal:
@@ -452,7 +476,7 @@ class Partition:
         self._decide()
         return record
 
-    def _penalize(self, seat: int, code: str, violation: int | None) -> PenaltyRecord:
+    def _penalize(self, seat: Seat, code: ViolationCode, violation: int | None) -> PenaltyRecord:
         s = self._state
         pair = pair_of(seat)
         da, db = rules.penalty_delta(pair, self.regulations)
@@ -460,33 +484,34 @@ class Partition:
         record = PenaltyRecord(len(s.deals), seat, code, pair, self.regulations.penalty_points,
                                s.totals, violation)
         s.penalties.append(record)
-        if s.decision is not None and s.decision.reason in ("target", "time", "deals"):
-            # A penalty after the last deal can change the winner or make the totals level.
+        if s.decision is not None and s.decision.reason in _UNDONE_BY_PENALTY:
             s.decision = None
         return record
 
-    def record_violation(self, seat: int, code: str) -> ViolationRecord:
+    def record_violation(self, seat: Seat, code: ViolationCode) -> ViolationRecord:
         """A violation by ``seat``: a warning first and a penalty when repeated for ``move_time``
         and ``conduct`` (counted by ``repeat_scope``), a penalty at once for the others."""
-        return self._event({"type": "violation", "seat": seat, "code": code})
+        record: ViolationRecord = self._event({"type": "violation", "seat": seat, "code": code})
+        return record
 
     def _on_violation(self, event: dict[str, Any]) -> ViolationRecord:
         s, seat, code = self._state, event.get("seat"), event.get("code")
         if not is_seat(seat):
             raise PartitionError(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
-        if code == "no_show" or code not in rules.VIOLATION_CODES:
+        if code not in rules.PENALTY_CODES:  # a no-show is recorded by record_no_show
             raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
                                  known=", ".join(rules.PENALTY_CODES))
+        code = ViolationCode(code)
         scope = self.regulations.repeat_scope
         same = [v for v in s.violations if v.code == code and v.annulled is None
-                and (v.seat == seat or (scope == "pair_partition" and v.seat % 2 == seat % 2))]
+                and (v.seat == seat or (scope == RepeatScope.PAIR_PARTITION and v.seat % 2 == seat % 2))]
         earlier = len(same) + (self.earlier_violations.get((seat, code), 0)
-                               if scope == "player_tournament" else 0)
+                               if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
         consequence = rules.violation_consequence(code, earlier)
         annulled = self._annulled.get(self._index)
         record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled)
         s.violations.append(record)
-        if consequence == "penalty" and annulled is None:
+        if consequence == Consequence.PENALTY and annulled is None:
             self._penalty(seat, code, record.id, bool(event.get("during_deal")))
         return record
 
@@ -526,35 +551,37 @@ class Partition:
         if s.time_expired is not None:
             raise PartitionError(gettext_noop("the clock has already run out"))
         played = len(s.deals)
-        s.time_expired = ("during_deal", played + 1) if during_deal else ("after_deal", played)
+        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
         self._decide()
 
-    def record_no_show(self, absent: str) -> Decision:
+    def record_no_show(self, absent: Absent) -> Decision:
         """Pair ``"A"``, ``"B"`` or ``"both"`` had not appeared by the no-show deadline (RULES 5)."""
-        return self._event({"type": "no_show", "absent": absent})
+        decision: Decision = self._event({"type": "no_show", "absent": absent})
+        return decision
 
     def _on_no_show(self, event: dict[str, Any]) -> Decision:
         self._check_open()
         s, absent = self._state, event.get("absent")
-        if absent not in ("A", "B", "both"):
+        if absent not in _ABSENT:
             raise PartitionError(gettext_noop("the absent pair is \"A\", \"B\" or \"both\", got %(absent)s"), absent=repr(absent))
         if s.deals or self.current is not None:
             raise PartitionError(gettext_noop("a no-show is recorded before the first deal"))
         award = self.regulations.no_show_award
-        s.no_show = absent
-        s.totals = {"A": (0, award), "B": (award, 0), "both": (0, 0)}[absent]
-        s.decision = Decision(None if absent == "both" else rules.other_pair(absent), "no_show")
+        s.no_show = absent = Absent(absent)
+        s.totals = {Absent.A: (0, award), Absent.B: (award, 0), Absent.BOTH: (0, 0)}[absent]
+        s.decision = Decision(None if absent == Absent.BOTH else rules.other_pair(Pair(absent)), Reason.NO_SHOW)
         return s.decision
 
-    def forfeit(self, pair: str) -> Decision:
+    def forfeit(self, pair: Pair) -> Decision:
         """The chief referee declares the partition lost by ``pair`` after the regulations'
         number of penalties (``penalties_to_forfeit``, RULES 7)."""
-        return self._event({"type": "forfeit", "pair": pair})
+        decision: Decision = self._event({"type": "forfeit", "pair": pair})
+        return decision
 
     def _on_forfeit(self, event: dict[str, Any]) -> Decision:
         self._check_open()
         s, pair, limit = self._state, event.get("pair"), self.regulations.penalties_to_forfeit
-        if pair not in ("A", "B"):
+        if pair not in _PAIRS:
             raise PartitionError(gettext_noop("the pair is \"A\" or \"B\", got %(pair)s"), pair=repr(pair))
         count = sum(1 for p in s.penalties if p.pair == pair)
         if limit is None:
@@ -564,7 +591,7 @@ class Partition:
                                  count=count, limit=limit)
         self.current = None
         self._count_pending()
-        s.decision = Decision(rules.other_pair(pair), "forfeit")
+        s.decision = Decision(rules.other_pair(Pair(pair)), Reason.FORFEIT)
         return s.decision
 
     def _replay(self) -> None:

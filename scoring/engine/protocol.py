@@ -8,19 +8,21 @@ writes the output document of a partition; :func:`score_protocol` does both;
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Final, Mapping
 
 from .deal import Deal
 from .errors import ProtocolError, RulesError, gettext_noop
-from .partition import DealRecord, Partition
+from .partition import DealRecord, Partition, PenaltyRecord
 from .regulations import Regulations
+from .vocabulary import DealEnd, Expiry, Seat, ViolationCode
 
 __all__ = ["FORMAT", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
 
-FORMAT = "domino-protocol/1"
-_KEYS = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show"}
-_DEAL_KEYS = {"end", "seat", "pips"}
-_MOVE_DEAL_KEYS = {"hands", "moves"}
+FORMAT: Final = "domino-protocol/1"
+_KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show"}
+_DEAL_KEYS: Final = {"end", "seat", "pips"}
+_MOVE_DEAL_KEYS: Final = {"hands", "moves"}
+_EXPIRIES: Final = tuple(e.value for e in Expiry)
 
 
 def _fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
@@ -62,9 +64,9 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
                 _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
-        if time_expired == ("after_deal", done):
+        if time_expired == (Expiry.AFTER_DEAL, done):
             _place(partition.expire_time, "time_expired", False)
-        if time_expired == ("during_deal", done + 1):
+        if time_expired == (Expiry.DURING_DEAL, done + 1):
             _place(partition.expire_time, "time_expired", True)
 
     between(0)
@@ -78,7 +80,7 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
     if partition.current is not None:
         # The last deal is still being played: penalties after it were written during it.
         n = len(deals)
-        if time_expired == ("after_deal", n):
+        if time_expired == (Expiry.AFTER_DEAL, n):
             raise _fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
                         "time_expired", n=n)
         for k, (after, seat, code) in enumerate(penalties, 1):
@@ -87,9 +89,10 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
     return partition, pairs
 
 
-def _place(method: Any, where: str, *args: Any, **params: Any) -> Any:
+def _place(method: Callable[..., object], where: str, *args: Any, **params: Any) -> None:
+    """Call ``method``; an error it raises is placed under ``where``."""
     try:
-        return method(*args)
+        method(*args)
     except RulesError as error:
         raise error.at(where, **params) from None
 
@@ -104,12 +107,14 @@ def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
     return {p: list(pairs[p]) for p in "AB"}
 
 
-def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, int, str]]:
+def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, Seat, Any]]:
+    """``(after_deal, seat, code)`` of each penalty; the seat and the code are checked by the
+    partition as it writes them."""
     if penalties is None:
         return []
     if not isinstance(penalties, list):
         raise _fail(gettext_noop("must be a list"), "penalties")
-    result = []
+    result: list[tuple[int, Seat, Any]] = []
     for k, item in enumerate(penalties, 1):
         if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
             raise _fail(gettext_noop("a penalty has exactly after_deal, seat and code")).at(gettext_noop("penalty %(n)s"), n=k)
@@ -121,14 +126,15 @@ def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, int, str]]:
     return result
 
 
-def _read_time(value: Any, deals: int) -> tuple[str, int] | None:
+def _read_time(value: Any, deals: int) -> tuple[Expiry, int] | None:
     if value is None:
         return None
     if not (isinstance(value, Mapping) and len(value) == 1
-            and next(iter(value)) in ("during_deal", "after_deal")):
+            and next(iter(value)) in _EXPIRIES):
         raise _fail(gettext_noop("must be {\"during_deal\": N} or {\"after_deal\": N}"), "time_expired")
     kind, n = next(iter(value.items()))
-    low, high = (1, deals + 1) if kind == "during_deal" else (0, deals)
+    kind = Expiry(kind)
+    low, high = (1, deals + 1) if kind == Expiry.DURING_DEAL else (0, deals)
     if type(n) is not int or not low <= n <= high:
         raise _fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
                     "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
@@ -152,9 +158,9 @@ def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
         current = partition.start_deal(hands=[hands[s] for s in "1234"])
         try:
             for k, move in enumerate(moves, 1):
-                if current.is_over:
+                if current.outcome is not None:
                     raise _fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
-                                end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)  # type: ignore[union-attr]
+                                end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
                 try:
                     current.apply(move)
                 except RulesError as error:
@@ -172,18 +178,24 @@ def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
     pips = deal.get("pips")
     if not (isinstance(pips, Mapping) and set(pips) == {"A", "B"}):
         raise _fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
-    partition.record_deal(deal.get("end"), deal.get("seat"), (pips["A"], pips["B"]))
+    end: Any = deal.get("end")  # checked by the partition, which names what is wrong
+    partition.record_deal(end, deal.get("seat"), (pips["A"], pips["B"]))
 
 
 def allowances_of(deal: Mapping[str, Any], times: tuple[int, int, int, int]) -> list[int]:
     """The seconds allowed for each move of a move-form deal, in order (RULES 6)."""
     replay = Deal([deal["hands"][s] for s in "1234"], deal["leader"], times)
-    result = []
+    result: list[int] = []
     for move in deal["moves"]:
         if "tile" in move or "pass" in move:
             result.append(replay.allowance())
         replay.apply(move)
     return result
+
+
+def _text(word: str | None) -> str | None:
+    """A word of the vocabulary as the plain ``str`` the documents hold (JSON types only)."""
+    return None if word is None else str(word)
 
 
 def _totals(totals: tuple[int, int]) -> dict[str, int]:
@@ -192,13 +204,19 @@ def _totals(totals: tuple[int, int]) -> dict[str, int]:
 
 def _deal_output(record: DealRecord, times: tuple[int, int, int, int]) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "n": record.n, "leader": record.leader, "end": record.end, "seat": record.seat,
-        "winner": record.winner, "points": record.points, "pips": _totals(record.pips),
+        "n": record.n, "leader": record.leader, "end": _text(record.end), "seat": record.seat,
+        "winner": _text(record.winner), "points": record.points, "pips": _totals(record.pips),
         "totals": _totals(record.totals),
     }
     if record.deal is not None:
         out["allowances"] = allowances_of(record.deal.to_dict(), times)
     return out
+
+
+def _penalty_output(penalty: PenaltyRecord) -> dict[str, Any]:
+    assert penalty.totals is not None  # a counted penalty (not one pending) has its totals
+    return {"after_deal": penalty.after_deal, "seat": penalty.seat, "code": _text(penalty.code), "pair": _text(penalty.pair),
+            "points": penalty.points, "totals": _totals(penalty.totals)}
 
 
 def result_of(partition: Partition) -> dict[str, Any]:
@@ -207,14 +225,10 @@ def result_of(partition: Partition) -> dict[str, Any]:
     decision = partition.decision
     out: dict[str, Any] = {
         "deals": [_deal_output(d, times) for d in partition.deals],
-        "penalties": [
-            {"after_deal": p.after_deal, "seat": p.seat, "code": p.code, "pair": p.pair,
-             "points": p.points, "totals": _totals(p.totals)}
-            for p in partition.penalties
-        ],
+        "penalties": [_penalty_output(p) for p in partition.penalties],
         "totals": _totals(partition.totals),
-        "winner": decision.winner if decision else None,
-        "reason": decision.reason if decision else None,
+        "winner": _text(decision.winner) if decision else None,
+        "reason": _text(decision.reason) if decision else None,
     }
     if partition.current is not None:
         current = partition.current.to_dict()
@@ -222,7 +236,7 @@ def result_of(partition: Partition) -> dict[str, Any]:
         out["current"] = {"n": status.deal, "leader": current["leader"], "to_move": partition.current.to_move,
                           "allowances": allowances_of(current, times),
                           "allowance": partition.current.allowance(),
-                          "pending_penalties": [{"seat": p.seat, "code": p.code, "pair": p.pair,
+                          "pending_penalties": [{"seat": p.seat, "code": _text(p.code), "pair": _text(p.pair),
                                                  "points": p.points} for p in partition.pending_penalties]}
     return out
 
@@ -236,20 +250,20 @@ def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None =
     """Export a partition to the input format. Warnings and annulled violations have no place
     in the format and are left out; the penalties they led to are kept."""
     regulations = {k: v for k, v in partition.regulations.to_dict().items() if v is not None}
-    penalties = []
-    false_pass_deals = {d.n for d in partition.deals if d.end == "false_pass"}
+    penalties: list[dict[str, Any]] = []
+    false_pass_deals = {d.n for d in partition.deals if d.end == DealEnd.FALSE_PASS}
     for p in partition.penalties + partition.pending_penalties:
-        if p.code == "false_pass" and p.violation is None and p.after_deal in false_pass_deals:
+        if p.code == ViolationCode.FALSE_PASS and p.violation is None and p.after_deal in false_pass_deals:
             false_pass_deals.discard(p.after_deal)  # written by the false-pass deal itself
             continue
-        penalties.append({"after_deal": p.after_deal, "seat": p.seat, "code": p.code})
+        penalties.append({"after_deal": p.after_deal, "seat": p.seat, "code": _text(p.code)})
     deals: list[dict[str, Any]] = []
     for d in partition.deals:
-        if d.deal is not None and d.end != "false_pass":
+        if d.deal is not None and d.end != DealEnd.FALSE_PASS:
             played = d.deal.to_dict()
             deals.append({"hands": played["hands"], "moves": played["moves"]})
         else:
-            deal: dict[str, Any] = {"end": d.end, "pips": _totals(d.pips)}
+            deal: dict[str, Any] = {"end": _text(d.end), "pips": _totals(d.pips)}
             if d.seat is not None:
                 deal["seat"] = d.seat
             deals.append(deal)
@@ -266,6 +280,6 @@ def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None =
         doc["penalties"] = penalties
     if partition.time_expired is not None:
         kind, n = partition.time_expired
-        doc["time_expired"] = {kind: n}
-    doc["no_show"] = partition.no_show
+        doc["time_expired"] = {str(kind): n}
+    doc["no_show"] = _text(partition.no_show)
     return doc

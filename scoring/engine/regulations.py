@@ -4,17 +4,94 @@
 :meth:`Regulations.from_dict` (unknown keys and impossible values raise
 :class:`~scoring.engine.errors.RegulationsError` naming the key) and store it with
 :meth:`Regulations.to_dict`.
+
+Each choice setting has its :class:`enum.StrEnum` (:class:`Format`, ...): a :class:`Regulations`
+holds the members, :meth:`Regulations.to_dict` and :attr:`Regulations.CHOICES` the plain values.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Final, Mapping, NoReturn
 
 from .errors import RegulationsError, gettext_noop
 
-__all__ = ["Regulations", "STANDINGS_METRICS"]
+__all__ = [
+    "Regulations", "STANDINGS_METRICS", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
+    "PenaltyMode", "FalsePassAward",
+]
+
+
+class Format(enum.StrEnum):
+    """How a partition ends (RULES 5)."""
+
+    TARGET = "target"
+    FIXED_DEALS = "fixed_deals"
+
+
+class Direction(enum.StrEnum):
+    """The direction of play (RULES 3)."""
+
+    COUNTER_CLOCKWISE = "counter_clockwise"
+    CLOCKWISE = "clockwise"
+
+
+class NextLead(enum.StrEnum):
+    """Who leads the next deal (RULES 3)."""
+
+    ROTATION = "rotation"
+    WINNER = "winner"  # the player who ended the deal
+
+
+class DealPoints(enum.StrEnum):
+    """What a deal scores (RULES 4.2)."""
+
+    ALL_HANDS = "all_hands"
+    OPPONENTS_ONLY = "opponents_only"
+
+
+class FishTie(enum.StrEnum):
+    """Fish with equal pips (RULES 4.3)."""
+
+    NOBODY = "nobody"
+    CARRY = "carry"  # the points go to the winner of the next deal
+
+
+class RepeatScope(enum.StrEnum):
+    """Where a repeated violation is counted (RULES 6)."""
+
+    PLAYER_PARTITION = "player_partition"
+    PAIR_PARTITION = "pair_partition"
+    PLAYER_TOURNAMENT = "player_tournament"
+
+
+class PenaltyMode(enum.StrEnum):
+    """Where penalty points go (RULES 7)."""
+
+    AWARD_OPPONENTS = "award_opponents"
+    DEDUCT_OFFENDERS = "deduct_offenders"
+
+
+class FalsePassAward(enum.StrEnum):
+    """What a deal ended by a false pass scores (RULES 7)."""
+
+    NONE = "none"
+    OPPONENTS_SCORE = "opponents_score"
+
+
+#: The choice settings and their enums.
+_CHOICE_TYPES: Final[dict[str, type[enum.StrEnum]]] = {
+    "format": Format,
+    "direction": Direction,
+    "next_lead": NextLead,
+    "deal_points": DealPoints,
+    "fish_tie": FishTie,
+    "repeat_scope": RepeatScope,
+    "penalty_mode": PenaltyMode,
+    "false_pass_award": FalsePassAward,
+}
 
 #: Metric names the standings precedence may use (RULES 8), in their default order first.
 STANDINGS_METRICS = (
@@ -28,42 +105,36 @@ class Regulations:
     """Settings of RULES.md; field comments give the section."""
 
     # 5: how a partition ends
-    format: str = "target"  # "target" | "fixed_deals"
+    format: Format = Format.TARGET
     target: int = 200
     deals: int = 8  # fixed-deals format: a multiple of 4
     partition_minutes: int = 40
     no_show_minutes: int = 5
     no_show_points: int | None = None  # None: the target
     # 3, 4: play and deal scoring
-    direction: str = "counter_clockwise"  # "counter_clockwise" | "clockwise"
-    next_lead: str = "rotation"  # "rotation" | "winner"
-    deal_points: str = "all_hands"  # "all_hands" | "opponents_only"
-    fish_tie: str = "nobody"  # "nobody" | "carry"
+    direction: Direction = Direction.COUNTER_CLOCKWISE
+    next_lead: NextLead = NextLead.ROTATION
+    deal_points: DealPoints = DealPoints.ALL_HANDS
+    fish_tie: FishTie = FishTie.NOBODY
     # 6: move timing, seconds
     time_single: int = 5
     time_several: int = 20
     time_fish: int = 60
     time_pass: int = 5
-    repeat_scope: str = "player_partition"  # "player_partition" | "pair_partition" | "player_tournament"
+    repeat_scope: RepeatScope = RepeatScope.PLAYER_PARTITION
     # 7: penalties
     penalty_points: int = 25
-    penalty_mode: str = "award_opponents"  # "award_opponents" | "deduct_offenders"
-    false_pass_award: str = "none"  # "none" | "opponents_score"
+    penalty_mode: PenaltyMode = PenaltyMode.AWARD_OPPONENTS
+    false_pass_award: FalsePassAward = FalsePassAward.NONE
     penalties_to_forfeit: int | None = None
     # 8: tournament scoring
     win_points: int = 1
     bye_points: int = 0
     standings: tuple[str, ...] = field(default=STANDINGS_METRICS[:5])
 
+    #: The values of each choice setting, plain strings (forms and serializers make choices of them).
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "format": ("target", "fixed_deals"),
-        "direction": ("counter_clockwise", "clockwise"),
-        "next_lead": ("rotation", "winner"),
-        "deal_points": ("all_hands", "opponents_only"),
-        "fish_tie": ("nobody", "carry"),
-        "repeat_scope": ("player_partition", "pair_partition", "player_tournament"),
-        "penalty_mode": ("award_opponents", "deduct_offenders"),
-        "false_pass_award": ("none", "opponents_score"),
+        name: tuple(member.value for member in choice) for name, choice in _CHOICE_TYPES.items()
     }
     #: Inclusive bounds of the whole-number settings (None: no upper bound).
     BOUNDS: ClassVar[dict[str, tuple[int, int | None]]] = {
@@ -89,6 +160,7 @@ class Regulations:
             if value not in choices:
                 self._fail(name, gettext_noop("must be one of %(choices)s, got %(value)s"), choices=", ".join(choices),
                            value=repr(value))
+            object.__setattr__(self, name, _CHOICE_TYPES[name](value))
         for name, (low, high) in self.BOUNDS.items():
             value = getattr(self, name)
             if value is None and name in self.OPTIONAL:
@@ -112,8 +184,8 @@ class Regulations:
         object.__setattr__(self, "standings", tuple(standings))
 
     @staticmethod
-    def _fail(name: str, template: str, **params: object) -> None:
-        raise RegulationsError(template, **params).at("regulations.%(key)s", key=name)
+    def _fail(name: str, template: str, **params: object) -> NoReturn:
+        raise RegulationsError(template, None, **params).at("regulations.%(key)s", key=name)
 
     @property
     def no_show_award(self) -> int:
@@ -139,6 +211,8 @@ class Regulations:
     def to_dict(self) -> dict[str, Any]:
         """Every setting, JSON-ready."""
         data = dataclasses.asdict(self)
+        for name in _CHOICE_TYPES:
+            data[name] = data[name].value
         data["standings"] = list(self.standings)
         return data
 

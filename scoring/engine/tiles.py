@@ -1,19 +1,24 @@
 """Tiles of the double-six set and the bit masks the engine computes with.
 
-The 28 tiles are numbered 0..27 (0-0, 0-1, ..., 0-6, 1-1, ..., 6-6). A set of tiles (a hand, the
-tiles on the table) is an ``int`` bit mask with bit ``i`` for tile ``i``: membership, playable
-tiles and pip sums are a few integer operations, which is what makes simulation fast.
+The 28 tiles are numbered 0..27 (0-0, 0-1, ..., 0-6, 1-1, ..., 6-6), a :data:`TileIndex`. A set of
+tiles (a hand, the tiles on the table) is a :data:`TileMask`, an ``int`` with bit ``i`` for tile
+``i``: membership, playable tiles and pip sums are a few integer operations, which is what makes
+simulation fast. Both are plain ``int`` under a name, as python-chess's ``Square`` and
+``Bitboard``: the hot paths compute with nothing else.
 
 :class:`Tile` objects are interned: ``Tile(5, 1) is Tile(1, 5) is TILES[11]``.
 """
 
 from __future__ import annotations
 
-from typing import Final, Iterable, Iterator
+from typing import Final, Iterable, Iterator, TypeAlias
 
 from .errors import IllegalMove, gettext_noop
 
 __all__ = [
+    "TileIndex",
+    "TileMask",
+    "Number",
     "Tile",
     "TILES",
     "ALL_TILES",
@@ -27,34 +32,43 @@ __all__ = [
     "parse_tile",
 ]
 
+TileIndex: TypeAlias = int
+"""A tile's number, 0 to 27: 0-0, 0-1, ..., 0-6, 1-1, ..., 6-6 (:data:`TILES` in that order)."""
+
+TileMask: TypeAlias = int
+"""A set of tiles (a hand, the tiles on the table): bit ``i`` for tile ``i``."""
+
+Number: TypeAlias = int
+"""The number on one half of a tile, 0 to 6; -1 in the engine's tables means "none"."""
+
 #: The numbers on a half, 0 to 6.
 NUMBERS: Final = range(7)
 
-_LOW: list[int] = []
-_HIGH: list[int] = []
+_LOW: list[Number] = []
+_HIGH: list[Number] = []
 for _a in NUMBERS:
     for _b in range(_a, 7):
         _LOW.append(_a)
         _HIGH.append(_b)
 
-_INDEX: dict[tuple[int, int], int] = {}
+_INDEX: dict[tuple[Number, Number], TileIndex] = {}
 for _i, (_a, _b) in enumerate(zip(_LOW, _HIGH)):
     _INDEX[(_a, _b)] = _INDEX[(_b, _a)] = _i
 
 #: Mask of every tile.
-ALL_TILES: Final[int] = (1 << 28) - 1
+ALL_TILES: Final[TileMask] = (1 << 28) - 1
 #: ``SUIT[v]``: mask of the 7 tiles that carry the number ``v``.
-SUIT: Final[tuple[int, ...]] = tuple(
+SUIT: Final[tuple[TileMask, ...]] = tuple(
     sum(1 << i for i in range(28) if v in (_LOW[i], _HIGH[i])) for v in NUMBERS
 )
 #: ``LOW[i]``, ``HIGH[i]``: the halves of tile ``i``.
-LOW: Final[tuple[int, ...]] = tuple(_LOW)
-HIGH: Final[tuple[int, ...]] = tuple(_HIGH)
+LOW: Final[tuple[Number, ...]] = tuple(_LOW)
+HIGH: Final[tuple[Number, ...]] = tuple(_HIGH)
 #: ``PIPS[i]``: pips of tile ``i``.
 PIPS: Final[tuple[int, ...]] = tuple(a + b for a, b in zip(_LOW, _HIGH))
 #: ``OTHER[i * 7 + v]``: the half of tile ``i`` that stays open when it is put on a ``v`` end
 #: (-1 when the tile carries no ``v``).
-OTHER: Final[tuple[int, ...]] = tuple(
+OTHER: Final[tuple[Number, ...]] = tuple(
     (_HIGH[i] if _LOW[i] == v else _LOW[i]) if v in (_LOW[i], _HIGH[i]) else -1
     for i in range(28)
     for v in NUMBERS
@@ -72,19 +86,19 @@ class Tile:
     """
 
     __slots__ = ("index", "low", "high", "bit")
-    index: int
-    low: int
-    high: int
-    bit: int
+    index: TileIndex
+    low: Number
+    high: Number
+    bit: TileMask
 
-    def __new__(cls, a: int, b: int) -> Tile:
+    def __new__(cls, a: Number, b: Number) -> Tile:
         try:
             return TILES[_INDEX[(a, b)]]
         except (KeyError, TypeError):
             raise ValueError(f"no tile {a}-{b}: halves are numbers 0 to 6") from None
 
     @classmethod
-    def _make(cls, index: int) -> Tile:
+    def _make(cls, index: TileIndex) -> Tile:
         tile = object.__new__(cls)
         for name, value in (("index", index), ("low", _LOW[index]), ("high", _HIGH[index]),
                             ("bit", 1 << index)):
@@ -102,7 +116,7 @@ class Tile:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("tiles are immutable")
 
-    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+    def __reduce__(self) -> tuple[type[Tile], tuple[Number, Number]]:
         return Tile, (self.low, self.high)
 
     @property
@@ -113,11 +127,11 @@ class Tile:
     def is_double(self) -> bool:
         return self.low == self.high
 
-    def has(self, number: int) -> bool:
+    def has(self, number: Number) -> bool:
         """Whether one half shows ``number``."""
         return number == self.low or number == self.high
 
-    def other(self, number: int) -> int:
+    def other(self, number: Number) -> Number:
         """The half left open when this tile is matched on ``number``."""
         return other_half(self.index, number)
 
@@ -134,17 +148,17 @@ class Tile:
 TILES: Final[tuple[Tile, ...]] = tuple(Tile._make(i) for i in range(28))
 
 
-def tile_index(a: int, b: int) -> int:
+def tile_index(a: Number, b: Number) -> TileIndex:
     """Index of the tile ``a-b`` (either order)."""
     return _INDEX[(a, b)]
 
 
-def other_half(index: int, number: int) -> int:
+def other_half(index: TileIndex, number: Number) -> Number:
     """The half of tile ``index`` left open when it is matched on ``number``; -1 if it has none."""
     return OTHER[index * 7 + number]
 
 
-def parse_tile(text: str) -> int:
+def parse_tile(text: str) -> TileIndex:
     """Index of a tile written ``"a-b"``; :class:`IllegalMove` naming the text otherwise."""
     parts = text.split("-") if isinstance(text, str) else ()
     if len(parts) == 2 and all(p.strip().isascii() and p.strip().isdigit() for p in parts):
@@ -154,7 +168,7 @@ def parse_tile(text: str) -> int:
     raise IllegalMove(gettext_noop("%(text)s is not a tile: write it \"a-b\" with halves 0 to 6"), text=repr(text))
 
 
-def mask_of(tiles: Iterable[Tile | int]) -> int:
+def mask_of(tiles: Iterable[Tile | TileIndex]) -> TileMask:
     """Bit mask of tiles given as :class:`Tile` objects or indices."""
     mask = 0
     for t in tiles:
@@ -162,7 +176,7 @@ def mask_of(tiles: Iterable[Tile | int]) -> int:
     return mask
 
 
-def indices_of(mask: int) -> Iterator[int]:
+def indices_of(mask: TileMask) -> Iterator[TileIndex]:
     """Indices of the tiles in ``mask``, lowest first."""
     while mask:
         low = mask & -mask
@@ -170,7 +184,7 @@ def indices_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def tiles_of(mask: int) -> list[Tile]:
+def tiles_of(mask: TileMask) -> list[Tile]:
     """The tiles of a mask, in index order."""
     return [TILES[i] for i in indices_of(mask)]
 
@@ -182,7 +196,7 @@ _PIPS_BY_7 = tuple(
 )
 
 
-def pips_of(mask: int) -> int:
+def pips_of(mask: TileMask) -> int:
     """Pips of all tiles in ``mask``."""
     t = _PIPS_BY_7
     return t[0][mask & 127] + t[1][mask >> 7 & 127] + t[2][mask >> 14 & 127] + t[3][mask >> 21 & 127]

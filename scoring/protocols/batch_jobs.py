@@ -53,7 +53,7 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
     tour = batch.tour
     prefix = f"{tour.tournament.slug}-tour-{tour.number:02d}"
     items = list(batch.items.select_related("partition__table").order_by("partition__table__number"))
-    documents = {d.pk: d for d in ProtocolDocument.objects.filter(
+    documents: dict[int | None, ProtocolDocument] = {d.pk: d for d in ProtocolDocument.objects.filter(
         pk__in=[i.document_id for i in items if i.document_id])}
     errors = []
     buffer = io.BytesIO()

@@ -66,6 +66,7 @@ def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock,
     """Render, sign and store a document, or give back the one already issued for the same state
     (``snapshot``) with the current key. ``lock`` locks the target's row."""
     key = signing.current_key(tournament)
+    assert key is not None  # current_key makes one when there is none
     same = ProtocolDocument.objects.filter(kind=kind, tournament=tournament, partition=partition, tour=tour,
                                            snapshot=snapshot, signing_key=key).defer("pdf")
     existing = same.first()
@@ -187,10 +188,12 @@ def document_state(document: ProtocolDocument) -> DocumentState:
             "date": local(newest.created_at).strftime("%d.%m.%Y %H:%M")})
     if document.kind == ProtocolDocument.Kind.PARTITION:
         partition = document.partition
+        assert partition is not None  # the kind says which of partition and tour is set
         if partition.version != document.version:
             return DocumentState(True, None, _("The partition was corrected after this document was issued: it is "
                                                "now at version %(version)s.") % {"version": partition.version})
     elif document.kind == ProtocolDocument.Kind.TOUR:
+        assert document.tour is not None
         if tour_snapshot(document.tour) != document.snapshot:
             return DocumentState(True, None, _("The results of the tour changed after this document was issued."))
     elif final_snapshot(document.tournament) != document.snapshot:

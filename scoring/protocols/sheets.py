@@ -43,14 +43,11 @@ def required_seats(partition: Partition, game: engine.Partition | None = None) -
     no-show, the players of the absent pair cannot and do not."""
     if game is None:
         if partition.reason != "no_show":
-            return [1, 2, 3, 4, Confirmation.REFEREE]
+            return [*engine.SEATS, Confirmation.REFEREE]
         game = _game(partition.state, partition)
-    seats = [1, 2, 3, 4]
-    if game.no_show in ("A", "both"):
-        seats = [s for s in seats if s % 2 == 0]
-    if game.no_show in ("B", "both"):
-        seats = [s for s in seats if s % 2 == 1]
-    return seats + [Confirmation.REFEREE]
+    absent = set(engine.Pair) if game.no_show == "both" else {game.no_show} if game.no_show else set()
+    away = {seat for pair in absent for seat in engine.seats_of(pair)}
+    return [seat for seat in engine.SEATS if seat not in away] + [Confirmation.REFEREE]
 
 
 def _game(state: dict | None, partition: Partition) -> engine.Partition:

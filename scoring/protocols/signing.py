@@ -25,6 +25,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import cast
 
 from asn1crypto import keys as asn1_keys
 from asn1crypto import x509 as asn1_x509
@@ -81,7 +82,8 @@ def _subject_text(certificate: x509.Certificate) -> str:
     for oid, label in ((NameOID.COMMON_NAME, "CN"), (NameOID.ORGANIZATION_NAME, "O"),
                        (NameOID.ORGANIZATIONAL_UNIT_NAME, "OU"), (NameOID.COUNTRY_NAME, "C")):
         for attribute in certificate.subject.get_attributes_for_oid(oid):
-            parts.append(f"{label}={attribute.value}")
+            # A str for these attributes (bytes only for an X500UniqueIdentifier).
+            parts.append(f"{label}={cast(str, attribute.value)}")
     return ", ".join(parts) or certificate.subject.rfc4514_string()
 
 

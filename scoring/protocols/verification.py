@@ -105,7 +105,8 @@ def verify_pdf(data: bytes) -> Verification:
     report = signing.inspect_signatures(data, tournament_id=document.tournament_id if document else None)
     ours = [s for s in report.signatures if s.key is not None]
     if document is not None:
-        signature = next((s for s in ours if s.key.pk == document.signing_key_id), ours[0] if ours else None)
+        signature = next((s for s in ours if s.key is not None and s.key.pk == document.signing_key_id),
+                         ours[0] if ours else None)
         return _genuine(document, sha, signature, [_("The file is byte for byte the one the system issued.")])
     claimed = signing.claimed_code(data)
     claimed_document = (ProtocolDocument.objects.defer("pdf").select_related("tournament")
@@ -154,7 +155,7 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
             (_("Pair B"), f"№{numbers.get('B', '')} " + ", ".join(pairs.get("B", []))),
             (_("Final score"), f"A {points[0]} : {points[1]} B"),
             (_("Winner"), (_("pair A") if winner == "A" else _("pair B") if winner == "B" else "—")
-             + (f" · {labels.REASONS.get(s.get('reason'), s.get('reason'))}" if s.get("reason") else "")),
+             + (f" · {labels.REASONS.get(s['reason'], s['reason'])}" if s.get("reason") else "")),
             (_("Deals"), str(s.get("deals", ""))),
             (_("Version of the record"), str(document.version)),
             (_("Referee"), s.get("referee") or "—"),

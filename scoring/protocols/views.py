@@ -45,9 +45,11 @@ def _pdf_response(document: ProtocolDocument, *, download: bool = False) -> Http
 def _file_name(document: ProtocolDocument) -> str:
     slug = document.tournament.slug
     if document.kind == ProtocolDocument.Kind.PARTITION:
+        assert document.partition is not None  # the kind says which of the two is set
         table = document.partition.table
         return f"{slug}-tour-{table.tour.number}-table-{table.number}-v{document.version}-{document.code}.pdf"
     if document.kind == ProtocolDocument.Kind.TOUR:
+        assert document.tour is not None
         return f"{slug}-tour-{document.tour.number}-protocol-{document.version}-{document.code}.pdf"
     return f"{slug}-final-protocol-{document.version}-{document.code}.pdf"
 
@@ -226,9 +228,9 @@ def tour_protocols(request, tournament: Tournament, number: int):
             kind=ProtocolDocument.Kind.PARTITION, tour=tour).order_by("created_at", "pk"):
         latest[document.partition_id] = document
     for row in sheet["rows"]:
-        document = latest.get(row["partition"].pk)
-        row["document"] = document
-        row["document_current"] = document is not None and document.version == row["partition"].version
+        current = latest.get(row["partition"].pk)
+        row["document"] = current
+        row["document_current"] = current is not None and current.version == row["partition"].version
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
         "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
@@ -275,6 +277,7 @@ def batch_zip(request, tournament: Tournament, number: int, batch: int):
     if batch.status != ProtocolBatch.Status.READY:
         raise Http404(_("The ZIP is not ready yet."))
     data = ProtocolBatch.objects.values_list("archive", flat=True).get(pk=batch.pk)
+    assert data is not None  # a ready batch has its archive
     response = HttpResponse(bytes(data), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-tour-{number}-protocols.zip"'
     return response

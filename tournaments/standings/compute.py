@@ -12,8 +12,9 @@ from collections import defaultdict
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from scoring import engine
 from scoring.models import Partition
-from tournaments.models import Bye, Entry, Pair, Tournament
+from tournaments.models import Bye, Entry, Pair, Table, Tournament
 
 from .metrics import Row, rank
 
@@ -77,13 +78,14 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
     players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     rows = {pk: Row(pk) for pk in players}
     partitions = _finished(tournament, after_tour)
-    _sums(partitions, rows, {"table__seat1": "a", "table__seat3": "a", "table__seat2": "b", "table__seat4": "b"})
-    for s1, s2, s3, s4, winner in partitions.values_list(
-            "table__seat1", "table__seat2", "table__seat3", "table__seat4", "winner"):
-        for me, opponents, won in ((s1, (s2, s4), winner == "A"), (s3, (s2, s4), winner == "A"),
-                                   (s2, (s1, s3), winner == "B"), (s4, (s1, s3), winner == "B")):
-            if me in rows:
-                rows[me].meetings.append((opponents, won))
+    seat_of = {seat: f"table__{field}" for seat, field in zip(engine.SEATS, Table.SEAT_FIELDS)}
+    _sums(partitions, rows, {seat_of[seat]: pair.lower() for pair in engine.Pair for seat in engine.seats_of(pair)})
+    for winner, *seated in partitions.values_list("winner", *seat_of.values()):
+        side = {pair: tuple(seated[seat - 1] for seat in engine.seats_of(pair)) for pair in engine.Pair}
+        for pair, opponents in ((engine.Pair.A, side[engine.Pair.B]), (engine.Pair.B, side[engine.Pair.A])):
+            for me in side[pair]:
+                if me in rows:
+                    rows[me].meetings.append((opponents, winner == pair))
     members: dict[int, tuple[int, ...]] = defaultdict(tuple)
     for pair_id, first, second in Pair.objects.filter(tournament=tournament).values_list("pk", "first", "second"):
         members[pair_id] = (first, second)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import ClassVar, Iterable
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -44,7 +45,7 @@ class Metric:
     """A column of the standings and a criterion of their order."""
 
     key: ClassVar[str]
-    name: ClassVar[str]
+    name: ClassVar[str | Promise]  # a lazy translation
     higher_is_better: ClassVar[bool] = True
 
     def values(self, group: list[Row], rows: dict[int, Row]) -> dict[int, int]:

@@ -174,6 +174,7 @@ def standings_table(tournament: Tournament, *, kind: str | None = None,
     tours = list(tournament.tours.exclude(status=Tour.Status.DRAFT).order_by("number"))
     if after_tour is not None and after_tour not in {t.number for t in tours}:
         raise ValidationError(_("There is no tour %(number)s in this tournament.") % {"number": after_tour})
+    entrants: dict[int, Pair] | dict[int, Player]
     if kind == "pairs":
         rows = pair_standings(tournament, after_tour)
         entrants = Pair.objects.select_related("first", "second").in_bulk([r.key for r in rows])

@@ -35,7 +35,8 @@ class ErrorSerializer(serializers.Serializer):
     """The body of every error answer, for the schema."""
 
     detail = serializers.CharField(help_text="What went wrong, as one message a person can act on.")
-    errors = serializers.DictField(
+    # DRF's metaclass takes declared fields out of the class: this field leaves Serializer.errors be.
+    errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()), required=False,
         help_text="Messages by field (nested fields joined with dots), when fields were wrong.")
 
@@ -83,7 +84,7 @@ def _body(data: Any) -> dict[str, Any]:
     # "field: message", unless the message names its field already ("regulations.target: ...").
     messages = general + [message if message.startswith((f"{field}:", f"{field}.")) else f"{field}: {message}"
                           for field, field_messages in fields.items() for message in field_messages]
-    return error_body(" ".join(messages) or exceptions.ValidationError.default_detail, fields)
+    return error_body(" ".join(messages) or str(exceptions.ValidationError.default_detail), fields)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -97,8 +98,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         view = context.get("view")
         if request is not None and request.authenticators and not request.successful_authenticator:
             exc = exceptions.NotAuthenticated()
-            exc.auth_header = view.get_authenticate_header(request) if view is not None else None
-            if not exc.auth_header:
+            auth_header = view.get_authenticate_header(request) if view is not None else None
+            # DRF's handler reads it with getattr(): no exception class declares it.
+            exc.auth_header = auth_header  # type: ignore[attr-defined]
+            if not auth_header:
                 exc.status_code = 403
     response = drf_exception_handler(exc, context)
     if response is not None:
