@@ -45,8 +45,7 @@ def required_seats(partition: Partition, game: engine.Partition | None = None) -
         if partition.reason != "no_show":
             return [*engine.SEATS, Confirmation.REFEREE]
         game = _game(partition.state, partition)
-    absent = set(engine.Pair) if game.no_show == "both" else {game.no_show} if game.no_show else set()
-    away = {seat for pair in absent for seat in engine.seats_of(pair)}
+    away = {seat for pair in engine.Pair if game.no_show in (pair, "both") for seat in engine.seats_of(pair)}
     return [seat for seat in engine.SEATS if seat not in away] + [Confirmation.REFEREE]
 
 
