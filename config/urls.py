@@ -1,6 +1,8 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.urls import include, path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from tournaments.web.auth import TokenView
@@ -15,6 +17,8 @@ urlpatterns = [
          name="api-docs"),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # Browsers and feed readers ask for it at the root whatever the page says.
+    path("favicon.ico", RedirectView.as_view(url=staticfiles_storage.url("img/favicon.svg"), permanent=True)),
 ]
 
 # Pages people read: Russian at the root, English under /en/. The admin is here too because

@@ -116,3 +116,9 @@ def test_secret_key_is_generated_once_into_var_dir(tmp_path):
 
     env["SECRET_KEY"] = "from-the-environment"
     assert _secret_key_in_fresh_process(env) == "from-the-environment"
+
+
+def test_the_site_has_an_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("/img/favicon.svg")
+    assert 'rel="icon"' in client.get("/").content.decode()

@@ -61,7 +61,7 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
         def add(name: str, document: ProtocolDocument) -> None:
             archive.writestr(name, bytes(document.pdf))
-            sums.append(f"{document.sha256}  {name}  {document.code}")
+            sums.append(f"{document.sha256}  {name}")  # as sha256sum writes it: `sha256sum -c` checks the ZIP
 
         try:
             add(f"{prefix}-protocol.pdf", ProtocolDocument.objects.get(

@@ -2,6 +2,7 @@
 inline (eager) for the logic and through a real worker process."""
 
 import datetime
+import hashlib
 import io
 import time
 import zipfile
@@ -40,8 +41,11 @@ def check_zip(archive: zipfile.ZipFile, tables: int) -> list[ProtocolDocument]:
         assert result.status == "genuine", (name, result.details)
         assert result.document.kind == "partition"
         found.append(result.document)
-    sums = archive.read("SHA256SUMS").decode().split("\n")
+    sums = archive.read("SHA256SUMS").decode().splitlines()
     assert all(d.sha256 in "\n".join(sums) for d in found)
+    # The format of sha256sum (`sha256sum -c SHA256SUMS` in the unpacked ZIP): the hash, two spaces, the name.
+    assert sorted(line.split("  ", 1)[1] for line in sums) == sorted(n for n in names if n.endswith(".pdf"))
+    assert all(hashlib.sha256(archive.read(line.split("  ", 1)[1])).hexdigest() == line.split("  ")[0] for line in sums)
     return found
 
 
