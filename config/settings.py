@@ -37,6 +37,20 @@ def env_int(name: str, default: int) -> int:
     return int(value)
 
 
+def env_float(name: str, default: float) -> float:
+    """A number from 0 from the environment, or ``default`` when unset."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number < 3600:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds from 0, not {value!r}")
+    return number
+
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime state (SQLite database, secret key, broker files, collected static) lives here. It holds
 # secrets (the key, the database with the API tokens): created private to its owner, whatever the
@@ -249,7 +263,7 @@ else:
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks",)
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.timers")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True
@@ -259,6 +273,19 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# One beat process (make run starts it): the live clocks' sweep every second.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "record the live clocks that ran out": {"task": "scoring.live.sweep", "schedule": 1.0,
+                                            "options": {"expires": 5}},
+}
+
+# -- live tables (README, "Live tables") --------------------------------------------------------
+# Network delay not charged to a move: a move is charged from its turn's start to its arrival,
+# less this and the pauses.
+LIVE_MOVE_GRACE_SECONDS = env_float("LIVE_MOVE_GRACE_SECONDS", 0.5)
+# The sweep silent longer than this (the whole clock service down): running clocks are then
+# extended by the gap rather than charged for it.
+CLOCK_OUTAGE_SECONDS = env_int("CLOCK_OUTAGE_SECONDS", 30)
 
 # -- limits on what a request can make the site read or do (README, "Limits") ---------------------
 # Every one is refused with a clear error before the work starts, never with a 500.

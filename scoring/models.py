@@ -34,6 +34,9 @@ class Partition(models.Model):
     penalties_b = models.PositiveIntegerField(_("penalties of pair B"), default=0)
     deals = models.PositiveIntegerField(_("deals"), default=0)
     state = models.JSONField(_("engine state"), null=True, blank=True)
+    # The deal being played move by move (the engine's Deal.to_dict), kept apart from ``state``
+    # so that a move rewrites this deal only, never the whole partition.
+    current = models.JSONField(_("deal being played"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -73,7 +76,9 @@ class PartitionChange(models.Model):
     idempotency_key = models.CharField(max_length=100, blank=True)
     before = models.JSONField(_("result before"), default=dict)
     after = models.JSONField(_("result after"), default=dict)
-    state = models.JSONField(_("engine state after"))
+    # Empty for a move of a live table: the move is in ``data`` and the state after it follows
+    # from the last change with a state (kept at every deal's end and every other change).
+    state = models.JSONField(_("engine state after"), null=True, blank=True)
 
     class Meta:
         ordering = ["partition", "version"]
@@ -87,6 +92,110 @@ class PartitionChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partition} v{self.version} {self.action}"
+
+
+# -- Live tables (scoring.live) ---------------------------------------------------------------------
+
+
+class LiveTable(models.Model):
+    """The clocks and the deal in play of a partition played live (README, "Live tables").
+
+    Every instant is
+    the database's clock. ``turn`` counts the moves awaited: a move or a timeout names the turn
+    it was made for, so a timeout recorded meanwhile does not turn a move on its way into a
+    conflict, and a timer task of an earlier turn does nothing."""
+
+    class Mode(models.TextChoices):
+        DIGITAL = "digital", _("Digital table")
+        REFEREED = "refereed", _("Refereed table")
+        CLOCK = "clock", _("Referee's clock")
+
+    class Pause(models.TextChoices):
+        DISPUTE = "dispute", _("a dispute")
+        CALL = "call", _("a call to the chief referee")
+
+    partition = models.OneToOneField(Partition, on_delete=models.CASCADE, primary_key=True, related_name="live")
+    mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices)
+    turn = models.PositiveIntegerField(_("turn"), default=0)
+    # The move awaited: the deal's number and the move's index in it (the engine's, or at the
+    # referee's clock the server's count of taps).
+    deal = models.PositiveSmallIntegerField(default=0)
+    move = models.PositiveSmallIntegerField(default=0)
+    # The move clock: the seat awaited, its allowance and the lapses already recorded.
+    seat = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
+    allowance = models.PositiveSmallIntegerField(_("allowance, s"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    lapses = models.PositiveSmallIntegerField(default=0)
+    turn_paused = models.FloatField(default=0)  # seconds of pauses during this turn
+    deadline = models.DateTimeField(_("move deadline"), null=True, blank=True)
+    # The partition clock: from the first deal, pauses excluded.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_paused = models.FloatField(default=0)
+    time_deadline = models.DateTimeField(_("partition deadline"), null=True, blank=True)
+    # Pause: every clock of the table stops.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    pause_reason = models.CharField(max_length=10, choices=Pause.choices, blank=True)
+    # No-show: seats checked in, and the deadline (the tour's start plus no_show_minutes).
+    present = models.JSONField(default=list)
+    no_show_deadline = models.DateTimeField(_("no-show deadline"), null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("live table")
+        verbose_name_plural = _("live tables")
+        # The sweep reads the deadlines that have passed.
+        indexes = [models.Index(fields=["deadline"], name="live_move_deadline", condition=Q(deadline__isnull=False)),
+                   models.Index(fields=["time_deadline"], name="live_time_deadline",
+                                condition=Q(time_deadline__isnull=False)),
+                   models.Index(fields=["no_show_deadline"], name="live_no_show_deadline",
+                                condition=Q(no_show_deadline__isnull=False))]
+
+    def __str__(self) -> str:
+        return f"{self.partition} ({self.mode})"
+
+
+class ClockLapse(models.Model):
+    """A move clock that ran out: the guarantee that each lapse of a turn is recorded once,
+    whichever of the request, the timer task and the sweep gets there first."""
+
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="lapses")
+    turn = models.PositiveIntegerField()
+    lapse = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    deadline = models.DateTimeField()
+    at = models.DateTimeField()
+    by = models.CharField(max_length=10)  # request, task or sweep
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["partition", "turn", "lapse"], name="lapse_once")]
+
+
+class SeatHolder(models.Model):
+    """The device holding a seat of a digital table: a random token (kept hashed) given when the
+    player scanned the table's code and typed his PIN. One device per seat; the referee releases
+    it. Wrong PINs are counted here, per seat."""
+
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="seat_holders")
+    seat = models.PositiveSmallIntegerField()
+    token_hash = models.CharField(max_length=64, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    address = models.GenericIPAddressField(null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["partition", "seat"], name="seat_holder_once"),
+                       models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=4), name="seat_holder_seat")]
+        indexes = [models.Index(fields=["token_hash"])]
+
+
+class ClockHeartbeat(models.Model):
+    """When the sweep last ran (one row). A gap longer than CLOCK_OUTAGE_SECONDS is an outage of
+    the clock service: the next sweep extends the running clocks by it instead of charging the
+    players for it."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    swept_at = models.DateTimeField()
 
 
 # -- Protocol documents (the "Protocols" issue) ---------------------------------------------------

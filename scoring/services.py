@@ -38,7 +38,7 @@ class Conflict(Exception):
 def engine_partition(partition: Partition) -> engine.Partition:
     """The engine's partition for a stored one (a new one under the tournament's regulations)."""
     if partition.state:
-        return engine.Partition.from_dict(partition.state)
+        return engine.Partition.from_dict({**partition.state, "current": partition.current})
     return engine.Partition(partition.table.tour.tournament.rules)
 
 
@@ -51,6 +51,7 @@ def _store(partition: Partition, game: engine.Partition) -> None:
     """Copy the engine's state and result into the row (not saved)."""
     decision = game.decision
     partition.state = game.to_dict()
+    partition.current = partition.state.pop("current")
     partition.points_a, partition.points_b = game.totals
     partition.penalties_a = sum(1 for p in game.penalties if p.pair == "A")
     partition.penalties_b = sum(1 for p in game.penalties if p.pair == "B")
@@ -118,18 +119,30 @@ def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply
         apply(partition)
         partition.version += 1
         partition.save()
-        try:
-            with transaction.atomic():
-                PartitionChange.objects.create(
-                    partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
-                    user=user if user.is_authenticated else None, address=address, idempotency_key=key,
-                    before=before, after=result_summary(partition), state=partition.state)
-        except IntegrityError:
-            # Two retries with one key at the same instant: the row lock makes this unreachable
-            # on PostgreSQL, but a unique constraint is the guarantee.
-            raise Conflict(partition.version - 1) from None
-        _update_tour(table.tour)
+        append(partition, action, data, user=user, address=address, before=before, reason=reason, key=key)
     return partition
+
+
+def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, address: str | None,
+           before: Mapping[str, Any], reason: str = "", key: str = "", keep_state: bool = True) -> PartitionChange:
+    """The last step of every change, inside its transaction, the partition row locked and its
+    new version saved: the audit entry (who, when, from where, what, the result before and after;
+    the engine's state after it unless ``keep_state`` is off, as for a live move, whose deal is in
+    ``data``), and the tour's status when the partition's changed."""
+    try:
+        change = PartitionChange.objects.create(
+            partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
+            user=user if user is not None and user.is_authenticated else None, address=address,
+            idempotency_key=key, before=dict(before), after=result_summary(partition),
+            state={**partition.state, "current": partition.current} if keep_state and partition.state else None)
+    except IntegrityError:
+        # Two retries with one key at the same instant: the row lock makes this unreachable on
+        # PostgreSQL, but a unique constraint is the guarantee. The whole change rolls back.
+        raise Conflict(partition.version - 1) from None
+    if before.get("status") != partition.status:
+        # Locks the tour's row: only when a partition starts or ends, never on every move.
+        _update_tour(partition.table.tour)
+    return change
 
 
 def _update_tour(tour: Tour) -> None:
@@ -268,10 +281,15 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
     if version == 0:
         empty = Partition(table=partition.table)
         return engine_partition(empty), result_summary(empty)
-    change = partition.changes.filter(version=version).first()
-    if change is None:
+    if not 0 < version < partition.version:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    return engine.Partition.from_dict(change.state), change.after
+    # A live move keeps no state: a version in the middle of a live deal reads as the last state
+    # kept (the deal's start), with that version's result.
+    change = partition.changes.filter(version__lte=version, state__isnull=False).order_by("-version").first()
+    after = partition.changes.filter(version=version).values_list("after", flat=True).first()
+    if change is None or after is None:
+        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+    return engine.Partition.from_dict(change.state), after
 
 
 def export_file_name(partition: Partition, version: int | None = None) -> str:

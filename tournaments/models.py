@@ -184,6 +184,16 @@ class Pair(models.Model):
         return self.first, self.second
 
 
+class PlayMode(models.TextChoices):
+    """How the partitions of a tour are recorded: after the fact on the score sheet, or live
+    (README, "Live tables"). A table may differ from its tour."""
+
+    SHEET = "sheet", _("Score sheet (recorded after the fact)")
+    DIGITAL = "digital", _("Digital table (each player on his phone)")
+    REFEREED = "refereed", _("Refereed table (the referee enters hands and moves)")
+    CLOCK = "clock", _("Referee's clock (physical tiles, the referee taps each move)")
+
+
 class Tour(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -196,6 +206,11 @@ class Tour(models.Model):
     planned_start = models.DateTimeField(_("planned start"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
     published_at = models.DateTimeField(null=True, blank=True)
+    play_mode = models.CharField(_("how the tables are played"), max_length=10, choices=PlayMode.choices,
+                                 default=PlayMode.SHEET)
+    # Set when the chief referee starts the tour: the no-show deadlines count from it (the
+    # planned start only informs).
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -227,6 +242,8 @@ class Table(models.Model):
     seat2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 2"))
     seat3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 3"))
     seat4 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 4"))
+    # Empty: as the tour says.
+    play_mode = models.CharField(_("how this table is played"), max_length=10, choices=PlayMode.choices, blank=True)
 
     class Meta:
         ordering = ["tour", "number"]
@@ -248,6 +265,11 @@ class Table(models.Model):
     @property
     def seats(self) -> tuple[Player, Player, Player, Player]:
         return self.seat1, self.seat2, self.seat3, self.seat4
+
+    @property
+    def mode(self) -> str:
+        """How this table is played: its own setting, else its tour's."""
+        return self.play_mode or self.tour.play_mode
 
 
 class Bye(models.Model):

@@ -70,6 +70,11 @@ def partner_of(seat: Seat) -> Seat:
     return (seat + 1) % 4 + 1
 
 
+def next_seat(seat: Seat) -> Seat:
+    """The seat that plays after ``seat``."""
+    return seat % 4 + 1
+
+
 def deal_hands(seed: int | str) -> tuple[TileMask, TileMask, TileMask, TileMask]:
     """Deal all 28 tiles, 7 to each seat, from ``seed``: the same seed always deals the same hands.
 

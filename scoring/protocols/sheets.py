@@ -61,7 +61,9 @@ def _event_times(changes: list[PartitionChange]) -> list:
     events: list = []
     times: list = []
     for change in changes:
-        new = (change.state or {}).get("events", [])
+        if change.state is None:
+            continue  # a move of a live table: the events are as before it
+        new = change.state.get("events", [])
         times = [times[i] if i < len(events) and events[i] == e else change.at for i, e in enumerate(new)]
         events = new
     return times
@@ -77,8 +79,11 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     if not 0 <= version <= partition.version:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     changes = list(partition.changes.filter(version__lte=version).select_related("user").order_by("version"))
-    # The current state is the row's own (a partition written without changes has no history).
-    state = partition.state if version == partition.version else (changes[-1].state if changes else None)
+    # The current state is the row's own (a partition written without changes has no history); an
+    # earlier one is the last change's that kept one: a live move keeps none, so a version in the
+    # middle of a live deal reads as the deal's start (the protocol counts finished deals only).
+    kept = [change.state for change in changes if change.state is not None]
+    state = partition.state if version == partition.version else (kept[-1] if kept else None)
     game = _game(state, partition)
     regs = game.regulations
     times = _event_times(changes)

@@ -1,0 +1,263 @@
+"""The REST API of live tables: ``/api/partitions/{id}/live/...``, thin views over
+:mod:`scoring.live.play`. Every answer is the table as the caller may see it
+(:func:`scoring.live.state.table_state`). A device holding a seat of a digital table sends its
+token in the ``X-Seat-Token`` header; the referee and the chief referee use their login."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring.api import client_address
+from scoring.engine import DEAL_ENDS
+from scoring.models import LiveTable, Partition
+from scoring.serializers import ClosedSerializer, PipsSerializer, StrictBooleanField, StrictCharField, \
+    StrictChoiceField, StrictIntegerField, seat_field
+from tournaments import permissions
+from tournaments.models import Tour
+from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, valid
+from tournaments.web.parsers import JSONParser
+
+from . import play
+from .state import table_state
+
+SEAT_TOKEN = OpenApiParameter(
+    "X-Seat-Token", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The token a device got when it took a seat of a digital table (POST .../live/seat/).")
+STALE = OpenApiResponse(ErrorSerializer, description="The move was made for a turn that is over: nothing was "
+                                                     "stored; `turn` in the body is the table's turn now.")
+
+
+def turn_field() -> StrictIntegerField:
+    return StrictIntegerField(min_value=0, help_text="The turn the move is made for (live.turn of the table read).")
+
+
+class MoveSerializer(ClosedSerializer):
+    turn = turn_field()
+    tile = StrictCharField(max_length=5, required=False, help_text='The tile, e.g. "3-5".')
+    end = StrictChoiceField(choices=("left", "right"), required=False, allow_null=True,
+                            help_text="The end it goes on, when it fits both.")
+    # "pass" is a Python keyword: the field is declared under its JSON name below.
+
+    def validate(self, data):
+        if bool(data.get("tile")) == bool(data.get("pass")):
+            raise serializers.ValidationError(_("Play a tile or pass."))
+        return data
+
+
+MoveSerializer._declared_fields["pass"] = StrictBooleanField(required=False, help_text="true: he passes.")
+
+
+class SeatSerializer(ClosedSerializer):
+    seat = seat_field()
+    pin = StrictCharField(max_length=8, help_text="The player's PIN (the one he confirms protocols with).")
+
+
+class SeatOnlySerializer(ClosedSerializer):
+    seat = seat_field()
+
+
+class PostponeSerializer(ClosedSerializer):
+    minutes = StrictIntegerField(min_value=1, max_value=120)
+
+
+class StartSerializer(ClosedSerializer):
+    leader = seat_field()  # the seat that won the lead draw (RULES 3)
+
+
+class HandsSerializer(ClosedSerializer):
+    turn = turn_field()
+    hands = serializers.DictField(child=serializers.ListField(child=StrictCharField(max_length=5), max_length=7),
+                                  help_text='The four hands: {"1": ["0-0", ...7 tiles], "2": [...], ...}.')
+
+
+class TapSerializer(ClosedSerializer):
+    turn = turn_field()
+    allowance = StrictChoiceField(choices=play.ALLOWANCES, required=False,
+                                  help_text="The next move's allowance (several: 20 s by default).")
+
+
+class AllowanceSerializer(ClosedSerializer):
+    turn = turn_field()
+    kind = StrictChoiceField(choices=play.ALLOWANCES)
+
+
+class ResultSerializer(ClosedSerializer):
+    end = StrictChoiceField(choices=DEAL_ENDS)
+    seat = seat_field(required=False, allow_null=True)
+    pips = PipsSerializer()
+
+
+class PauseSerializer(ClosedSerializer):
+    reason = StrictChoiceField(choices=LiveTable.Pause.values)
+
+
+def _writes(summary: str, description: str, request: Any) -> Any:
+    return extend_schema(summary=summary, description=description, request=request, parameters=[SEAT_TOKEN],
+                         responses={200: OpenApiTypes.OBJECT, 409: STALE})
+
+
+@extend_schema(tags=["live tables"])
+class LiveTableViewSet(ApiViewSet):
+    """``/api/partitions/{id}/live/``: a partition played live."""
+
+    lookup_value_converter = "int"
+    queryset = Partition.objects.all()
+
+    def get_object(self) -> Partition:
+        pk = self.kwargs["pk"]
+        partition = (Partition.objects.select_related("live", "table__tour__tournament", "table__seat1",
+                                                      "table__seat2", "table__seat3", "table__seat4")
+                     .filter(pk=pk, live__isnull=False).first())
+        tour = partition.table.tour if partition is not None else None
+        user = self.request.user
+        if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
+                                                     and permissions.can_see_tour(user, tour)):
+            raise exceptions.NotFound(_("There is no live table %(id)s.") % {"id": pk})
+        return partition
+
+    def _token(self) -> str:
+        return self.request.headers.get("X-Seat-Token", "")
+
+    def _actor(self) -> play.Actor:
+        return play.Actor(self.request.user, self._token(), client_address(self.request))
+
+    def _answer(self, pk: int) -> Response:
+        self.kwargs["pk"] = pk
+        partition = self.get_object()
+        seats = play.seats_held(partition.pk, self._token())
+        referee = permissions.can_referee(self.request.user, partition.table)
+        return Response(table_state(partition, seats=seats, referee=referee))
+
+    def handle_exception(self, exc):
+        if isinstance(exc, play.StaleTurn):
+            return Response({"detail": exc.messages[0], "turn": exc.turn}, status=status.HTTP_409_CONFLICT)
+        return super().handle_exception(exc)
+
+    @extend_schema(summary="A live table", parameters=[SEAT_TOKEN], responses={200: OpenApiTypes.OBJECT},
+                   description="The line of play, whose turn, the move clock (deadline, allowance, lapses), the "
+                               "partition clock, the totals, the finished deals with their hands and seeds. The "
+                               "caller's own hand (by his seat token) and his legal moves on his turn; no other "
+                               "hand until its deal is over.")
+    def retrieve(self, request, pk):
+        return self._answer(pk)
+
+    @_writes("Play a move", "The awaited player plays a tile or passes, for `turn`. At a digital table the device "
+             "holding his seat or the referee; at a refereed table the referee (a pass holding a playable tile is "
+             "then recorded as a false pass, which ends the deal).", MoveSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def move(self, request, pk):
+        data = valid(MoveSerializer, request.data)
+        play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
+                  pass_turn=bool(data.get("pass")))
+        return self._answer(pk)
+
+    @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
+                   description="The player scanned the table's code and types his PIN: the answer's `token` "
+                               "holds the seat (send it as X-Seat-Token). One device per seat.",
+                   responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def seat(self, request, pk):
+        self.get_object()
+        data = valid(SeatSerializer, request.data)
+        token = play.claim_seat(pk, data["seat"], data["pin"], address=client_address(request))
+        return Response({"token": token, "seat": data["seat"]})
+
+    @_writes("Release a seat", "The referee frees a seat held by a device.", SeatOnlySerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def release(self, request, pk):
+        data = valid(SeatOnlySerializer, request.data)
+        play.release_seat(request.user, pk, data["seat"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Tick a player present", "The referee checks a player in (RULES 5: no-show).", SeatOnlySerializer)
+    @action(detail=True, methods=["post"], url_path="check-in", parser_classes=[JSONParser])
+    def check_in(self, request, pk):
+        data = valid(SeatOnlySerializer, request.data)
+        play.check_in(request.user, pk, data["seat"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Postpone the no-show", "The referee or chief referee gives the absent players more minutes.",
+             PostponeSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def postpone(self, request, pk):
+        data = valid(PostponeSerializer, request.data)
+        play.postpone_no_show(request.user, pk, data["minutes"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Start the partition", "Refereed table or referee's clock: the lead draw's result.", StartSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def start(self, request, pk):
+        data = valid(StartSerializer, request.data)
+        play.start_partition(request.user, pk, data["leader"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Enter the hands", "Refereed table: the four hands drawn, 7 tiles each.", HandsSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def hands(self, request, pk):
+        data = valid(HandsSerializer, request.data)
+        play.enter_hands(request.user, pk, data["hands"], turn=data["turn"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Tap a move", "Referee's clock: the move awaited was made; the next seat's clock starts.",
+             TapSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def tap(self, request, pk):
+        data = valid(TapSerializer, request.data)
+        play.tap(request.user, pk, data["turn"], allowance=data.get("allowance", "several"),
+                 address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Switch the allowance", "Referee's clock: the awaited move gets 5 s (single, pass) or 60 s (fish).",
+             AllowanceSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def allowance(self, request, pk):
+        data = valid(AllowanceSerializer, request.data)
+        play.set_allowance(request.user, pk, data["turn"], data["kind"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left.", ResultSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def result(self, request, pk):
+        data = valid(ResultSerializer, request.data)
+        play.clock_deal_result(request.user, pk, data["end"], data.get("seat"), dict(data["pips"]),
+                               address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Pause", "Every clock of the table stops: a dispute, or a call to the chief referee.", PauseSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def pause(self, request, pk):
+        data = valid(PauseSerializer, request.data)
+        play.pause(request.user, pk, data["reason"], address=client_address(request))
+        return self._answer(pk)
+
+    @_writes("Resume", "The clocks restart with the time each had left.", None)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def resume(self, request, pk):
+        play.resume(request.user, pk, address=client_address(request))
+        return self._answer(pk)
+
+
+class StartTourView(APIView):
+    """``POST /api/tournaments/{slug}/tours/{number}/start/``."""
+
+    schema = ApiSchema()
+    parser_classes = [JSONParser]
+
+    @extend_schema(tags=["live tables"], summary="Start a tour", request=None,
+                   responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 403: ErrorSerializer},
+                   description="The chief referee starts a published tour: its live tables open and their "
+                               "no-show deadlines run from now.")
+    def post(self, request, slug, number):
+        tour = Tour.objects.select_related("tournament").filter(tournament__slug=slug, number=number).first()
+        if tour is None or not permissions.can_see_tour(request.user, tour):
+            raise exceptions.NotFound(_("There is no tour %(number)s.") % {"number": number})
+        tour = play.start_tour(request.user, tour)
+        return Response({"tour": tour.number, "started_at": tour.started_at})

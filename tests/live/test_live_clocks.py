@@ -1,0 +1,322 @@
+"""The rules of the live clocks, with the clock in the test's hand (no sleeping): allowances,
+warning then penalty, the turn a move is made for, pause and resume, the partition clock, the
+no-show, an outage of the clock service."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from livetools import PIN, live_tour, seated
+from scoring import engine
+from scoring.live import play
+from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition
+from scoring.services import engine_partition
+
+pytestmark = pytest.mark.django_db
+
+
+def live(world) -> LiveTable:
+    return LiveTable.objects.get(pk=world["p1"].pk)
+
+
+def game(world) -> engine.Partition:
+    return engine_partition(Partition.objects.get(pk=world["p1"].pk))
+
+
+def any_move(world) -> dict:
+    """A legal move for the seat to move: a tile (and end) or a pass."""
+    deal = game(world).current
+    moves = deal.legal_moves()
+    if not moves:
+        return {"pass_turn": True}
+    m = moves[0]
+    return {"tile": str(m.tile), "end": str(m.end) if m.end else None}
+
+
+def play_one(world, frozen, after: float = 1.0) -> LiveTable:
+    table = live(world)
+    frozen.advance(after)
+    actor = play.Actor(None, world["tokens"][table.seat])
+    play.move(actor, world["p1"].pk, table.turn, **any_move(world))
+    return live(world)
+
+
+def test_seating_four_players_draws_the_lead_deals_and_starts_the_leaders_clock(
+        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
+    table = live(digital)
+    g = game(digital)
+    assert table.present == [1, 2, 3, 4] and table.no_show_deadline is None
+    assert g.first_leader in (1, 2, 3, 4) and g.current is not None
+    assert table.seat == g.first_leader == g.current.to_move
+    # A lead has several choices: time_several, counted from now, plus the grace.
+    assert table.allowance == 20
+    assert table.deadline == frozen.now + datetime.timedelta(seconds=20.5)
+    assert table.time_deadline == frozen.now + datetime.timedelta(minutes=40)
+    # Each new deadline sends its timer once the change is committed.
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_one(digital, frozen)
+    assert timers_sent == [(digital["p1"].pk, table.turn, table.deadline)]
+
+
+def test_each_move_gets_the_allowance_the_engine_gives_it(digital, frozen):
+    for _ in range(12):
+        before = game(digital)
+        if before.current is None:
+            break
+        table = play_one(digital, frozen)
+        g = game(digital)
+        if g.current is None or g.is_over:
+            break
+        assert table.allowance == g.current.allowance()
+        assert table.seat == g.current.to_move
+
+
+def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charged_all_of_it(digital, frozen):
+    table = live(digital)
+    seat, turn, first = table.seat, table.turn, table.deadline
+    frozen.to(first - datetime.timedelta(milliseconds=100))
+    assert play.expire(digital["p1"].pk, turn) is False
+    frozen.to(first)
+    assert play.expire(digital["p1"].pk, turn) is True
+    assert play.expire(digital["p1"].pk, turn) is False  # the same task twice: one violation
+    table = live(digital)
+    assert table.lapses == 1 and table.deadline == first + datetime.timedelta(seconds=20)
+    [warning] = game(digital).violations
+    assert (warning.seat, warning.code, warning.consequence) == (seat, "move_time", "warning")
+    frozen.to(table.deadline)
+    play.expire(digital["p1"].pk, turn)
+    second = game(digital).violations[-1]
+    assert second.consequence == "penalty"
+    assert ClockLapse.objects.filter(partition=digital["p1"], turn=turn).count() == 2
+    frozen.advance(3)
+    play.move(play.Actor(None, digital["tokens"][seat]), digital["p1"].pk, turn, **any_move(digital))
+    moves = game(digital).current.to_dict()["moves"]
+    assert moves[0]["seconds"] == 43.0  # 40 s and two lapses, then 3 s more; the grace is not charged
+    assert len(game(digital).violations) == 2  # the lapses recorded live are not derived again
+
+
+def test_a_move_made_for_its_turn_stands_after_a_timeout_recorded_meanwhile(digital, frozen):
+    table = live(digital)
+    frozen.to(table.deadline)
+    play.expire(digital["p1"].pk, table.turn)  # the timer got there first
+    play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
+    assert live(digital).turn == table.turn + 1
+
+
+def test_a_request_catches_the_clock_up_before_it_acts(digital, frozen):
+    table = live(digital)
+    frozen.to(table.deadline + datetime.timedelta(seconds=1))
+    play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
+    lapse = ClockLapse.objects.get(partition=digital["p1"])
+    assert lapse.by == "request" and lapse.turn == table.turn
+
+
+def test_a_move_for_a_turn_that_is_over_is_refused_and_changes_nothing(digital, frozen):
+    table = play_one(digital, frozen)
+    version = Partition.objects.get(pk=digital["p1"].pk).version
+    with pytest.raises(play.StaleTurn):
+        play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn - 1,
+                  **any_move(digital))
+    assert Partition.objects.get(pk=digital["p1"].pk).version == version
+
+
+def test_only_the_device_holding_the_seat_to_move_plays(digital, frozen):
+    table = live(digital)
+    other = next(s for s in (1, 2, 3, 4) if s != table.seat)
+    for actor in (play.Actor(None, digital["tokens"][other]), play.Actor(None, "forged"), play.Actor(None)):
+        with pytest.raises(PermissionDenied):
+            play.move(actor, digital["p1"].pk, table.turn, **any_move(digital))
+    play.move(play.Actor(digital["ref"]), digital["p1"].pk, table.turn, **any_move(digital))  # the referee may
+
+
+def test_a_seat_is_held_by_one_device_until_the_referee_releases_it(digital):
+    with pytest.raises(ValidationError, match="Another device"):
+        play.claim_seat(digital["p1"].pk, 2, PIN)
+    with pytest.raises(PermissionDenied):
+        play.release_seat(digital["other"], digital["p1"].pk, 2)
+    play.release_seat(digital["ref"], digital["p1"].pk, 2)
+    token = play.claim_seat(digital["p1"].pk, 2, PIN)
+    assert play.seats_held(digital["p1"].pk, token) == [2]
+    assert play.seats_held(digital["p1"].pk, digital["tokens"][2]) == []
+
+
+def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen, timers_sent):
+    world = live_tour("digital")
+    play.start_tour(world["chief"], world["tour"])
+    for _ in range(5):
+        with pytest.raises(ValidationError, match="Wrong PIN"):
+            play.claim_seat(world["p1"].pk, 1, "0000")
+    with pytest.raises(ValidationError, match="Too many"):
+        play.claim_seat(world["p1"].pk, 1, PIN)
+
+
+@pytest.mark.parametrize("scope, second", [("player_partition", "warning"), ("pair_partition", "penalty")])
+def test_repeat_scope_decides_whether_the_partners_lapse_is_a_repeat(db, frozen, timers_sent, scope, second):
+    world = live_tour("digital", {"repeat_scope": scope})
+    world["tokens"] = seated(world)
+    table = live(world)
+    frozen.to(table.deadline)
+    play.expire(world["p1"].pk, table.turn)
+    # Play until the partner of that seat is to move, then let his clock run out too.
+    partner = engine.partner_of(table.seat)
+    table = play_one(world, frozen)
+    while table.seat != partner:
+        table = play_one(world, frozen)
+    frozen.to(table.deadline)
+    play.expire(world["p1"].pk, table.turn)
+    assert game(world).violations[-1].consequence == second
+
+
+def test_pause_stops_every_clock_and_resume_gives_back_the_time_left(digital, frozen):
+    table = live(digital)
+    frozen.advance(5)
+    play.pause(digital["ref"], digital["p1"].pk, "call")
+    frozen.advance(600)
+    assert play.expire(digital["p1"].pk, table.turn) is False
+    assert play.sweep() == 0
+    play.resume(digital["ref"], digital["p1"].pk)
+    resumed = live(digital)
+    assert resumed.deadline == table.deadline + datetime.timedelta(seconds=600)
+    assert resumed.time_deadline == table.time_deadline + datetime.timedelta(seconds=600)
+    actions = list(Partition.objects.get(pk=digital["p1"].pk).changes.values_list("action", flat=True))
+    assert actions[-2:] == ["pause", "resume"]
+
+
+def test_the_partition_clock_during_a_deal_makes_it_the_last(digital, frozen):
+    table = live(digital)
+    # Keep the move clock from running out meanwhile: the referee pauses nothing, the clock jumps.
+    frozen.to(table.time_deadline)
+    play.sweep()
+    g = game(digital)
+    assert g.time_expired == ("during_deal", 1)
+    assert live(digital).time_deadline is None
+
+
+def test_the_partition_clock_between_deals_leaves_one_more_deal(db, frozen, timers_sent):
+    world = live_tour("clock")
+    play.start_tour(world["chief"], world["tour"])
+    pk = world["p1"].pk
+    play.start_partition(world["ref"], pk, 1)
+    play.clock_deal_result(world["ref"], pk, "domino", 1, {"A": 0, "B": 10})
+    table = live(world)
+    play.pause(world["ref"], pk, "dispute")  # between the deals, as it were
+    play.resume(world["ref"], pk)
+    frozen.to(live(world).time_deadline)
+    play.sweep()
+    assert game(world).time_expired == ("during_deal", 2)  # the next deal's lead clock was already running
+    assert table.deal == 2
+
+
+def test_no_show_at_the_deadline_unless_postponed(db, frozen, timers_sent):
+    world = live_tour("digital")
+    play.start_tour(world["chief"], world["tour"])
+    for seat in (1, 3):
+        play.claim_seat(world["p1"].pk, seat, PIN)
+    play.check_in(world["other"], world["p2"].pk, 1)  # table 2: only one player came
+    deadline = live(world).no_show_deadline
+    play.postpone_no_show(world["other"], world["p2"].pk, 3)
+    frozen.to(deadline)
+    play.sweep()
+    p1 = Partition.objects.get(pk=world["p1"].pk)
+    assert (p1.status, p1.winner, p1.reason) == ("finished", "A", "no_show")
+    assert Partition.objects.get(pk=world["p2"].pk).status != "finished"
+    frozen.advance(180)
+    play.sweep()
+    p2 = Partition.objects.get(pk=world["p2"].pk)
+    assert (p2.status, p2.winner, p2.reason) == ("finished", "", "no_show")  # both pairs incomplete
+
+
+def test_after_an_outage_of_the_clock_service_the_clocks_are_extended_not_charged(digital, frozen):
+    play.sweep()
+    table = live(digital)
+    frozen.advance(120)  # nothing swept for two minutes: the service was down
+    assert play.expire(digital["p1"].pk, table.turn) is False  # a request or a task alone charges nothing
+    play.sweep()
+    extended = live(digital)
+    assert extended.deadline == table.deadline + datetime.timedelta(seconds=120)
+    assert not ClockLapse.objects.exists()
+    assert ClockHeartbeat.objects.get().swept_at == frozen.now
+
+
+def test_the_referees_clock_taps_moves_switches_allowances_and_lists_its_lapses(db, frozen, timers_sent):
+    world = live_tour("clock")
+    play.start_tour(world["chief"], world["tour"])
+    pk, ref = world["p1"].pk, world["ref"]
+    play.start_partition(ref, pk, 2)
+    table = live(world)
+    assert (table.seat, table.allowance, table.move) == (2, 20, 0)
+    frozen.advance(3)
+    play.tap(ref, pk, table.turn)
+    table = live(world)
+    assert (table.seat, table.allowance, table.move) == (3, 20, 1)
+    play.set_allowance(ref, pk, table.turn, "single")
+    table = live(world)
+    assert table.allowance == 5 and table.deadline == frozen.now + datetime.timedelta(seconds=5.5)
+    frozen.to(table.deadline)
+    play.sweep()
+    [warning] = game(world).violations
+    assert (warning.seat, warning.code, warning.consequence) == (3, "move_time", "warning")
+    with pytest.raises(play.StaleTurn):
+        play.tap(ref, pk, table.turn - 1)
+    play.clock_deal_result(ref, pk, "domino", 3, {"A": 0, "B": 31})
+    assert game(world).totals == (31, 0)
+    table = live(world)
+    assert (table.seat, table.deal, table.move) == (3, 2, 0)  # RULES: the next deal's leader
+
+
+def test_a_refereed_table_takes_the_hands_checks_each_move_and_records_a_false_pass(db, frozen, timers_sent):
+    world = live_tour("refereed")
+    play.start_tour(world["chief"], world["tour"])
+    pk, ref = world["p1"].pk, world["ref"]
+    play.start_partition(ref, pk, 1)
+    table = live(world)
+    tiles = [str(t) for t in engine.TILES]
+    twice = {"1": tiles[0:7], "2": tiles[7:14], "3": tiles[14:21], "4": tiles[20:27]}
+    with pytest.raises(ValidationError):
+        play.enter_hands(ref, pk, twice, turn=table.turn)
+    hands = {"1": tiles[0:7], "2": tiles[7:14], "3": tiles[14:21], "4": tiles[21:28]}
+    play.enter_hands(ref, pk, hands, turn=table.turn)
+    table = live(world)
+    assert table.seat == 1 and table.allowance == 20
+    with pytest.raises(ValidationError):
+        play.move(play.Actor(ref), pk, table.turn, tile=tiles[10])  # not in seat 1's hand
+    play.move(play.Actor(ref), pk, table.turn, tile="0-0")
+    # Seat 2 holds 1-x, 2-x tiles only (tiles 7..13): find whether he has a 0; pass while holding one
+    table = live(world)
+    deal = game(world).current
+    if deal.legal_moves():
+        play.move(play.Actor(ref), pk, table.turn, pass_turn=True)
+        g = game(world)
+        assert g.deals[-1].end == "false_pass" and g.current is None
+        assert g.penalties[-1].code == "false_pass"
+    else:
+        play.move(play.Actor(ref), pk, table.turn, pass_turn=True)
+        assert game(world).current is not None
+
+
+def test_a_digital_player_cannot_pass_holding_a_playable_tile(digital, frozen):
+    for _ in range(40):
+        g = game(digital)
+        if g.current is None:
+            break
+        table = live(digital)
+        if g.current.legal_moves() and g.current.history:
+            with pytest.raises(ValidationError):
+                play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn,
+                          pass_turn=True)
+            return
+        play_one(digital, frozen)
+    pytest.fail("no position with a playable tile came up")
+
+
+def test_start_tour_is_the_chief_referees_once(db, frozen, timers_sent):
+    world = live_tour("digital")
+    with pytest.raises(PermissionDenied):
+        play.start_tour(world["ref"], world["tour"])
+    play.start_tour(world["chief"], world["tour"])
+    with pytest.raises(ValidationError):
+        play.start_tour(world["chief"], world["tour"])
+    assert LiveTable.objects.filter(partition__table__tour=world["tour"]).count() == 2
