@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from . import play
@@ -23,7 +24,7 @@ SLACK_SECONDS = 0.05
 def expire_at(partition_id: int, turn: int, deadline: datetime.datetime) -> None:
     """Send the timer of ``turn``'s deadline (called after the commit that set it)."""
     countdown = max(0.0, (deadline - timezone.now()).total_seconds() + SLACK_SECONDS)
-    expire_turn.apply_async((partition_id, turn), countdown=countdown)
+    expire_turn.apply_async((partition_id, turn), countdown=countdown, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
 @shared_task(name="scoring.live.expire_turn", acks_late=True, ignore_result=True)
