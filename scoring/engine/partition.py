@@ -210,8 +210,8 @@ class Partition:
 
     @property
     def pending_penalties(self) -> list[PenaltyRecord]:
-        """Penalties written during the deal being played; they count when it ends."""
-        return list(self._state.pending)
+        """Penalties written during the deal being played; they count when it ends, in this order."""
+        return self._pending_in_order()
 
     @property
     def violations(self) -> list[ViolationRecord]:
@@ -409,17 +409,22 @@ class Partition:
         self._decide()
         return record
 
-    def _count_pending(self) -> None:
-        """Count the penalties written during the deal that ended (or was dropped) in the
-        protocol format's order: those that follow from violations in their order of occurrence
+    def _pending_in_order(self) -> list[PenaltyRecord]:
+        """The penalties written during the deal being played, in the order they will count (the
+        protocol format's): those that follow from violations in their order of occurrence
         (:attr:`ViolationRecord.occurrence`), then the penalties written, as written."""
-        pending, self._state.pending = self._state.pending, []
+        pending = list(self._state.pending)
         if len(pending) > 1:
             found = {v.id: v for v in self._state.violations}
 
             def order(p: PenaltyRecord) -> tuple[int, tuple[int, bool, int, bool, int, int] | None]:
                 return (0, found[p.violation].occurrence) if p.violation is not None else (1, None)
             pending.sort(key=order)
+        return pending
+
+    def _count_pending(self) -> None:
+        """Count the penalties written during the deal that ended (or was dropped)."""
+        pending, self._state.pending = self._pending_in_order(), []
         for p in pending:
             self._penalize(p.seat, p.code, p.violation)
 
@@ -568,8 +573,18 @@ class Partition:
             raise PartitionError(gettext_noop("a deal is restarted for wrong_lead or out_of_turn, not %(code)s"),
                                  code=repr(event.get("code")))
         self._check_open()
-        self._count_pending()  # the dropped deal will not end: what was written during it counts now
+        self._drop_deal()
         return self._on_penalty(event)
+
+    def _drop_deal(self) -> None:
+        """The deal being played will not end (restarted, or the partition forfeited): it is no
+        deal of the partition, so what was recorded during it counts as recorded between the
+        deals (``deal``: the deals played, no move), as the protocol format writes it, and now."""
+        s = self._state
+        played = len(s.deals)
+        s.violations = [dataclasses.replace(v, deal=played, move=None, lapse=None) if v.deal > played else v
+                        for v in s.violations]
+        self._count_pending()
 
     def write_penalty(self, seat: Seat, code: ViolationCode) -> PenaltyRecord:
         """Write a pair penalty on the pair of ``seat`` now (RULES 7)."""
@@ -739,7 +754,7 @@ class Partition:
             raise PartitionError(gettext_noop("pair %(pair)s has %(count)s penalties; a forfeit needs %(limit)s"), pair=pair,
                                  count=count, limit=limit)
         self.current = None
-        self._count_pending()
+        self._drop_deal()
         s.decision = Decision(rules.other_pair(Pair(pair)), Reason.FORFEIT)
         return s.decision
 
