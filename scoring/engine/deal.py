@@ -608,6 +608,53 @@ class Deal:
         else:
             self.mark(seat, move[kind], Mark(kind))
 
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state, JSON-ready, for :meth:`restore`: a stored deal restored without
+        replaying its moves (:meth:`to_dict` keeps what a replay checks)."""
+        outcome = self.outcome
+        return {
+            "hands": list(self.hands), "leader": self.leader, "seed": self.seed, "times": list(self.times),
+            "turn": self.turn, "left": self.left, "right": self.right, "count": list(self.count),
+            "moves": list(self.moves), "seconds": list(self.seconds),
+            "marks": [[k, seat, index, str(kind)] for k, seat, index, kind in self.marks],
+            "forced": list(self.forced), "last_seat": self.last_seat,
+            "outcome": None if outcome is None else [str(outcome.end), outcome.seat, list(outcome.pips)],
+            "false_pass_seconds": self.false_pass_seconds,
+        }
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> Deal:
+        """A deal from :meth:`snapshot`, trusted to be one: only its shape is checked (types and
+        lengths), not the rules; replay :meth:`from_dict` for input from elsewhere."""
+        def ints(value: object, length: int | None = None) -> list[int]:
+            if not (isinstance(value, list) and all(type(x) is int for x in value)
+                    and (length is None or len(value) == length)):
+                raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+            return list(value)
+
+        if not isinstance(data, Mapping):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+        deal = object.__new__(cls)
+        try:
+            deal.hands = ints(data["hands"], 4)
+            deal.times = tuple(ints(data["times"], 4))
+            deal.count = ints(data["count"], 7)
+            deal.moves = ints(data["moves"])
+            deal.forced = ints(data["forced"], 4)
+            deal.turn, deal.left, deal.right = ints([data["turn"], data["left"], data["right"]])
+            deal.leader, deal.seed, deal.last_seat = data["leader"], data["seed"], data["last_seat"]
+            deal.seconds = [check_seconds(x) for x in data["seconds"]]
+            deal.false_pass_seconds = check_seconds(data["false_pass_seconds"])
+            deal.marks = [(k, seat, index, Mark(kind)) for k, seat, index, kind in data["marks"]]
+            outcome = data["outcome"]
+            deal.outcome = None if outcome is None else DealOutcome(DealEnd(outcome[0]), outcome[1],
+                                                                    (outcome[2][0], outcome[2][1]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged")) from None
+        if not (is_seat(deal.leader) and len(deal.seconds) == len(deal.moves) and 0 <= deal.turn < 4):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+        return deal
+
     def copy(self) -> Deal:
         other = object.__new__(Deal)
         for name in self.__slots__:

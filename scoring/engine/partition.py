@@ -771,25 +771,51 @@ class Partition:
     # -- storing -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the regulations, every event, and the deal being played."""
+        """JSON-ready: the regulations, every event, and the deal being played; ``snapshot``
+        holds the state of each deal played move by move (:meth:`Deal.snapshot`), derived, for
+        ``from_dict(data, trusted=True)``."""
+        deals = [[k, e["deal"].snapshot()] for k, e in enumerate(self.events) if isinstance(e.get("deal"), Deal)]
         return {
             "regulations": self.regulations.to_dict(),
             "earlier_violations": [[seat, code, n] for (seat, code), n in self.earlier_violations.items()],
             "events": [{k: v.to_dict() if isinstance(v, Deal) else v for k, v in e.items()}
                        for e in self.events],
             "current": None if self.current is None else self.current.to_dict(),
+            "snapshot": {"deals": deals, "current": None if self.current is None else self.current.snapshot()},
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Partition:
-        """Replay a partition stored by :meth:`to_dict`."""
+    def from_dict(cls, data: Mapping[str, Any], trusted: bool = False) -> Partition:
+        """Replay a partition stored by :meth:`to_dict`, checking every event and every move.
+
+        ``trusted``: the data is the project's own storage, so the deals played move by move
+        are restored from the ``snapshot`` (shape checked) instead of replayed move by move;
+        the events still replay through the rules. Input from elsewhere is replayed.
+        """
         partition = cls(Regulations.from_dict(data.get("regulations")),
                         earlier_violations={(s, c): n for s, c, n in data.get("earlier_violations", [])})
-        for k, event in enumerate(data.get("events", []), 1):
+        snapshot = data.get("snapshot") if trusted else None
+        restored: dict[int, Deal] = {}
+        if snapshot is not None:
             try:
-                partition._event(dict(event))
+                restored = {k: Deal.restore(state) for k, state in snapshot["deals"]}
+            except (KeyError, TypeError, ValueError) as error:
+                raise PartitionError(gettext_noop("the snapshot is damaged")) from error
+        for k, event in enumerate(data.get("events", []), 1):
+            event = dict(event)
+            if k - 1 in restored:
+                if event.get("type") != "deal" or "deal" not in event:
+                    raise PartitionError(gettext_noop("the snapshot is damaged")).at(gettext_noop("event %(n)s"), n=k)
+                event["deal"] = restored.pop(k - 1)
+            try:
+                partition._event(event)
             except RulesError as error:
                 raise error.at(gettext_noop("event %(n)s"), n=k) from None
+        if restored:
+            raise PartitionError(gettext_noop("the snapshot is damaged"))
         if data.get("current") is not None:
-            partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
+            if snapshot is not None and snapshot.get("current") is not None:
+                partition.current = Deal.restore(snapshot["current"])
+            else:
+                partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
         return partition
