@@ -643,15 +643,17 @@ class Deal:
             deal.forced = ints(data["forced"], 4)
             deal.turn, deal.left, deal.right = ints([data["turn"], data["left"], data["right"]])
             deal.leader, deal.seed, deal.last_seat = data["leader"], data["seed"], data["last_seat"]
-            deal.seconds = [check_seconds(x) for x in data["seconds"]]
-            deal.false_pass_seconds = check_seconds(data["false_pass_seconds"])
+            deal.seconds = list(data["seconds"])
+            deal.false_pass_seconds = data["false_pass_seconds"]
             deal.marks = [(k, seat, index, Mark(kind)) for k, seat, index, kind in data["marks"]]
             outcome = data["outcome"]
             deal.outcome = None if outcome is None else DealOutcome(DealEnd(outcome[0]), outcome[1],
                                                                     (outcome[2][0], outcome[2][1]))
         except (KeyError, TypeError, ValueError, IndexError):
             raise RulesError(gettext_noop("a deal's snapshot is damaged")) from None
-        if not (is_seat(deal.leader) and len(deal.seconds) == len(deal.moves) and 0 <= deal.turn < 4):
+        timed = deal.seconds + [deal.false_pass_seconds]
+        if not (is_seat(deal.leader) and len(deal.seconds) == len(deal.moves) and 0 <= deal.turn < 4
+                and all(x is None or type(x) is float for x in timed)):
             raise RulesError(gettext_noop("a deal's snapshot is damaged"))
         return deal
 

@@ -147,6 +147,7 @@ class _State:
     penalties: list[PenaltyRecord] = field(default_factory=list)
     pending: list[PenaltyRecord] = field(default_factory=list)  # written during the current deal
     violations: list[ViolationRecord] = field(default_factory=list)
+    repeats: dict[tuple[int, ViolationCode], int] = field(default_factory=dict)  # counted violations by scope, code
     totals: tuple[int, int] = (0, 0)
     carry: int = 0  # points of drawn fish waiting for the next deal's winner (fish_tie = carry)
     next_leader: Seat | None = None
@@ -157,7 +158,8 @@ class _State:
     def copy(self) -> _State:
         """A copy to restore if an event turns out not to apply (the records are immutable)."""
         return dataclasses.replace(self, deals=list(self.deals), penalties=list(self.penalties),
-                                   pending=list(self.pending), violations=list(self.violations))
+                                   pending=list(self.pending), violations=list(self.violations),
+                                   repeats=dict(self.repeats))
 
 
 def _fish_seat_needed() -> PartitionError:
@@ -666,12 +668,14 @@ class Partition:
             raise PartitionError(gettext_noop("a lapse is a move_time violation of a move, counted from 1, got %(lapse)s"),
                                  lapse=repr(lapse))
         scope = self.regulations.repeat_scope
-        same = [v for v in s.violations if v.code == code and v.annulled is None
-                and (v.seat == seat or (scope == RepeatScope.PAIR_PARTITION and v.seat % 2 == seat % 2))]
-        earlier = len(same) + (self.earlier_violations.get((seat, code), 0)
-                               if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
+        # Repeats are counted per player, or per pair (seats 1, 3 and 2, 4: the seat's parity).
+        key = (seat % 2 if scope == RepeatScope.PAIR_PARTITION else seat, code)
+        same = s.repeats.get(key, 0)
+        earlier = same + (self.earlier_violations.get((seat, code), 0) if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
         consequence = rules.violation_consequence(code, earlier)
         annulled = self._annulled.get(self._index)
+        if annulled is None:
+            s.repeats[key] = same + 1
         record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled,
                                  len(s.deals) + during, move, lapse)
         s.violations.append(record)
