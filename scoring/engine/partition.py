@@ -633,7 +633,8 @@ class Partition:
         ``move``: the index (from 0, plays and passes) of the move that was awaited. During a
         deal played move by move it is the move awaited now, filled in when left out. Without
         such a deal it places the violation during the deal being played on paper (the next to
-        be recorded, e.g. a lapse of the referee's clock): its penalty counts after that deal.
+        be recorded, e.g. a lapse of the referee's clock): its penalty counts after that deal,
+        and the moves come in order (none before one already recorded in that deal).
         """
         event: dict[str, Any] = {"type": "violation", "seat": seat, "code": code}
         if self.current is not None:
@@ -646,6 +647,11 @@ class Partition:
             self._check_open()
             if self._state.first_leader is None:
                 raise PartitionError(gettext_noop("record the lead draw before the first deal"))
+            coming = len(self._state.deals) + 1
+            last = max((v.move for v in self._state.violations if v.deal == coming and v.move is not None), default=0)
+            if type(move) is int and 0 <= move < last:  # the clock counts moves in order; bad ones: _on_violation
+                raise PartitionError(gettext_noop("move %(move)s is before move %(last)s, already recorded in this deal"),
+                                     move=move, last=last)
             event["move"] = move
             event["during_deal"] = True
         record: ViolationRecord = self._event(event)
