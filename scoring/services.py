@@ -287,7 +287,7 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
     # kept (the deal's start), with that version's result.
     change = partition.changes.filter(version__lte=version, state__isnull=False).order_by("-version").first()
     after = partition.changes.filter(version=version).values_list("after", flat=True).first()
-    if change is None or after is None:
+    if change is None or change.state is None or after is None:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     return engine.Partition.from_dict(change.state), after
 

@@ -262,6 +262,21 @@ def _send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> No
 # -- public operations --------------------------------------------------------------------------
 
 
+Check = Callable[[_Step], None]
+
+
+def _all(*checks: Check) -> Check:
+    """One check made of several, in order."""
+    def check(step: _Step) -> None:
+        for each in checks:
+            each(step)
+    return check
+
+
+def _modes(*modes: str) -> Check:
+    return lambda step: _mode(step, *modes)
+
+
 def _referee(step: _Step) -> None:
     if not can_referee(step.actor.user, step.partition.table):
         raise PermissionDenied(_("Only the referee of this table may do this."))
@@ -396,7 +411,7 @@ def release_seat(user, partition_id: int, seat: int, *, address: str | None = No
             raise ValidationError(_("No device holds seat %(seat)s.") % {"seat": seat})
         step.record("release", {"seat": seat})
 
-    return _change(partition_id, Actor(user, address=address), lambda s: (_referee(s), _mode(s, "digital")), act)
+    return _change(partition_id, Actor(user, address=address), _all(_referee, _modes("digital")), act)
 
 
 def _present(step: _Step, seat: int) -> None:
@@ -466,7 +481,7 @@ def start_partition(user, partition_id: int, leader: int, *, address: str | None
             _clock_deal(step)
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "refereed", "clock"), _playing(s)), act)
+                   _all(_referee, _modes("refereed", "clock"), _playing), act)
 
 
 def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, turn: int | None = None,
@@ -483,7 +498,7 @@ def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, 
         step.record("hands", {"deal": len(step.game.deals) + 1, "leader": deal.leader})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "refereed"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("refereed"), _playing), act, turn=turn)
 
 
 def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None, end: str | None = None,
@@ -494,6 +509,8 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
     such a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
     if pass_turn == (tile is not None):
         raise ValidationError(_("Play a tile or pass."))
+    if end not in (None, *engine.Side):
+        raise ValidationError(_("A tile goes on the left or the right end."))
 
     def check(step: _Step) -> None:
         _mode(step, LiveTable.Mode.DIGITAL, LiveTable.Mode.REFEREED)
@@ -514,7 +531,7 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
         data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": seconds}
         try:
             if tile is not None:
-                game.play(tile, end, seat=seat, seconds=seconds)
+                game.play(tile, engine.Side(end) if end else None, seat=seat, seconds=seconds)
                 data.update(tile=tile, end=end)
             elif live.mode == LiveTable.Mode.REFEREED and game.current.legal_moves():
                 game.end_false_pass(seat, seconds=seconds)
@@ -563,7 +580,7 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
         step.record("tap", {"seat": seat, "move": number, "seconds": seconds, "turn": turn})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
 def _allowance(step: _Step, kind: str) -> int:
@@ -584,7 +601,7 @@ def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str
         step.record("allowance", {"seat": live.seat, "turn": turn, "allowance": live.allowance})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
 def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips: Mapping[str, int], *,
@@ -596,7 +613,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
         if live.seat is None:
             raise ValidationError(_("No deal is being played."))
         try:
-            game.record_deal(end, seat, (pips["A"], pips["B"]))
+            game.record_deal(engine.DealEnd(end), seat, (pips["A"], pips["B"]))
         except engine.RulesError as error:
             raise step.refused(error) from None
         _new_turn(live, None, None, step.now)
@@ -604,7 +621,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
         _clock_deal(step)
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act)
+                   _all(_referee, _modes("clock"), _playing), act)
 
 
 # -- pause -------------------------------------------------------------------------------------
