@@ -114,6 +114,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -160,6 +161,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             os.close(_fd)
         except (FileExistsError, FileNotFoundError):  # there already; or no folder: SQLite will say
             pass
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every request runs in a thread of its own, and a connection kept per thread
+    # (CONN_MAX_AGE) would be one per thread ever made: the process shares a pool instead.
+    # A request waits up to `timeout` seconds for a free connection, then fails.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -249,7 +257,7 @@ else:
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks",)
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True
@@ -259,6 +267,15 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic tasks: ONE `celery beat` process sends them (config/run.sh); it keeps when each ran
+# last in this file.
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "forget old live events": {"task": "scoring.live.tasks.purge_events", "schedule": timedelta(hours=1)},
+}
+# Live screens (scoring/live/): events older than this are forgotten; a screen that missed more
+# reloads.
+LIVE_EVENTS_KEPT_HOURS = env_int("LIVE_EVENTS_KEPT_HOURS", 48)
 
 # -- limits on what a request can make the site read or do (README, "Limits") ---------------------
 # Every one is refused with a clear error before the work starts, never with a 500.

@@ -1,0 +1,1 @@
+"""Live play: the changes of a tournament's partitions, numbered and pushed to live screens."""
