@@ -30,9 +30,9 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 from django.db.models import Min, Q
 
-from scoring.models import EventCounter, LiveEvent
+from scoring.models import LiveEvent
 
-from .events import CHANNEL_PATTERN
+from .events import CHANNEL_PATTERN, last_number
 
 logger = logging.getLogger(__name__)
 
@@ -97,13 +97,8 @@ def _events_after(cursors: dict[int, int], tour: int | None = None, table: int |
 
 def _bounds(tournament_id: int) -> tuple[int, int | None]:
     """The tournament's last event number, and the first one still kept (None: none kept)."""
-    last = EventCounter.objects.filter(pk=tournament_id).values_list("last", flat=True).first() or 0
-    first = LiveEvent.objects.filter(tournament_id=tournament_id).aggregate(first=Min("number"))["first"]
-    return last, first
-
-
-def _last_number(tournament_id: int) -> int:
-    return _bounds(tournament_id)[0]
+    last = last_number(tournament_id)  # first: an event committed in between is kept, not forgotten
+    return last, LiveEvent.objects.filter(tournament_id=tournament_id).aggregate(first=Min("number"))["first"]
 
 
 class _Listener:
@@ -140,7 +135,7 @@ class Hub:
         listener, while in the block."""
         tournament = scope[0]
         if tournament not in self.cursors:
-            last = await _read(_last_number)(tournament)
+            last = await _read(last_number)(tournament)
             self.cursors.setdefault(tournament, last)
         listener = _Listener(scope)
         self.listeners.setdefault(scope, set()).add(listener)
