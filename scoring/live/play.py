@@ -34,11 +34,12 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import _engine_error, _store, append, result_summary
+from scoring.services import _engine_error, _store, append, engine_partition, result_summary
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
-from . import clock
+from . import clock, events
+from .state import table_state
 
 
 class StaleTurn(ValidationError):
@@ -71,16 +72,11 @@ def _lock(partition_id: int) -> tuple[Partition, LiveTable]:
     """The partition and its live table, both rows locked (in one query)."""
     try:
         partition = (Partition.objects.select_for_update(of=("self", "live"))
-                     .select_related("live", "table__tour__tournament").get(pk=partition_id))
+                     .select_related("live", "table__tour__tournament", "table__seat1", "table__seat2", "table__seat3",
+                                     "table__seat4").get(pk=partition_id))
         return partition, partition.live
     except (Partition.DoesNotExist, LiveTable.DoesNotExist):
         raise ValidationError(_("This table is not played live.")) from None
-
-
-def _game(partition: Partition) -> engine.Partition:
-    if partition.state:
-        return engine.Partition.from_dict({**partition.state, "current": partition.current})
-    return engine.Partition(partition.table.tour.tournament.rules)
 
 
 def _rules(partition: Partition) -> engine.Regulations:
@@ -96,12 +92,12 @@ class _Step:
         self._game: engine.Partition | None = None
         self.events_before = 0
         self.before = result_summary(partition)
-        self.actions: list[tuple[str, dict[str, Any], bool]] = []  # (action, data, keeps state)
+        self.done: list[str] = []  # the actions recorded, in order
 
     @property
     def game(self) -> engine.Partition:
         if self._game is None:
-            self._game = _game(self.partition)
+            self._game = engine_partition(self.partition)
             self.events_before = len(self._game.events)
         return self._game
 
@@ -123,6 +119,14 @@ class _Step:
         append(partition, action, data, user=self.actor.user, address=self.actor.address, before=self.before,
                keep_state=keep_state)
         self.before = result_summary(partition)
+        self.done.append(action)
+
+    def announce(self) -> None:
+        """The one event of this transaction, for the live screens: the table as the public sees
+        it, and every action recorded. Last, after every other lock (scoring.live.events)."""
+        if self.done:
+            events.announce(self.partition, self.done[-1], table_state(self.partition, game=self.game),
+                            actions=self.done)
 
 
 def _change(partition_id: int, actor: Actor, check: Callable[[_Step], None], act: Callable[[_Step], Any], *,
@@ -139,6 +143,7 @@ def _change(partition_id: int, actor: Actor, check: Callable[[_Step], None], act
         act(step)
         _arm(step)
         live.save()
+        step.announce()
     return partition
 
 
@@ -336,6 +341,7 @@ def start_tour(user, tour: Tour) -> Tour:
             step = _Step(partition, live, Actor(user), now)
             step.game  # a new partition under the tournament's regulations
             step.record("live", {"mode": live.mode, "no_show_deadline": deadline.isoformat()})
+            step.announce()
     return tour
 
 
@@ -692,6 +698,7 @@ def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip
         if not _catch_up(step, by=by):
             return False
         live.save()
+        step.announce()
         return True
 
 
