@@ -50,7 +50,10 @@ def _store(partition: Partition, game: engine.Partition) -> None:
     """Copy the engine's state and result into the row (not saved)."""
     decision = game.decision
     partition.state = game.to_dict()
+    # The deal in play is kept apart (a live move rewrites it alone) and read back by replaying its
+    # few moves: the snapshot of it in the state would go stale at the next move.
     partition.current = partition.state.pop("current")
+    partition.state.get("snapshot", {})["current"] = None
     partition.points_a, partition.points_b = game.totals
     partition.penalties_a = sum(1 for p in game.penalties if p.pair == "A")
     partition.penalties_b = sum(1 for p in game.penalties if p.pair == "B")
@@ -135,7 +138,9 @@ def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, 
             partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
             user=user if user is not None and user.is_authenticated else None, address=address,
             idempotency_key=key, before=dict(before), after=result_summary(partition),
-            state={**partition.state, "current": partition.current} if keep_state and partition.state else None)
+            # Without the snapshot, derived and as large as the rest: an old version is replayed.
+            state=({**{k: v for k, v in partition.state.items() if k != "snapshot"}, "current": partition.current}
+                   if keep_state and partition.state else None))
     except IntegrityError:
         # Two retries with one key at the same instant: the row lock makes this unreachable on
         # PostgreSQL, but a unique constraint is the guarantee. The whole change rolls back.
@@ -284,13 +289,24 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
         return engine_partition(empty), result_summary(empty)
     if not 0 < version < partition.version:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    # A live move keeps no state: a version in the middle of a live deal reads as the last state
-    # kept (the deal's start), with that version's result.
-    change = partition.changes.filter(version__lte=version, state__isnull=False).order_by("-version").first()
-    after = partition.changes.filter(version=version).values_list("after", flat=True).first()
-    if change is None or change.state is None or after is None:
+    change = partition.changes.filter(version=version).values("after", "state", "data").first()
+    if change is None:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    return engine.Partition.from_dict(change.state), after
+    return engine.Partition.from_dict(state_at(partition, version, change)), change["after"]
+
+
+def state_at(partition: Partition, version: int, change: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's state after ``change`` (version ``version``). A change of a live table keeps
+    no copy of it (the partition would hold one per move): it counts the engine's events then
+    (``data["events"]``), and the state is the next one kept (or the current one) cut to that many
+    events; a deal in play then reads as not yet begun."""
+    if change["state"] is not None:
+        return dict(change["state"])
+    later = (partition.changes.filter(version__gt=version, state__isnull=False).order_by("version")
+             .values_list("state", flat=True).first()) or {**(partition.state or {}), "current": None}
+    count = change["data"].get("events", len(later.get("events", [])))
+    return {**{k: v for k, v in later.items() if k != "snapshot"}, "events": later.get("events", [])[:count],
+            "current": None}
 
 
 def export_file_name(partition: Partition, version: int | None = None) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -60,6 +61,10 @@ class Actor:
     token: str = ""
     address: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.user is None:  # a phone, the timer task, the sweep: nobody signed in
+            object.__setattr__(self, "user", AnonymousUser())
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -68,15 +73,22 @@ def token_hash(token: str) -> str:
 # -- the steps every operation shares -----------------------------------------------------------
 
 
+def _locked(partition_id: int, *, skip_locked: bool = False) -> LiveTable | None:
+    """The live table with its partition, both rows locked, in one query (an inner join: the
+    partition's side may be locked)."""
+    seats = [f"partition__table__seat{n}" for n in engine.SEATS]
+    live = (LiveTable.objects.select_for_update(of=("self", "partition"), skip_locked=skip_locked)
+            .select_related("partition__table__tour__tournament", *seats).filter(pk=partition_id).first())
+    if live is not None:
+        live.partition.live = live
+    return live
+
+
 def _lock(partition_id: int) -> tuple[Partition, LiveTable]:
-    """The partition and its live table, both rows locked (in one query)."""
-    try:
-        partition = (Partition.objects.select_for_update(of=("self", "live"))
-                     .select_related("live", "table__tour__tournament", "table__seat1", "table__seat2", "table__seat3",
-                                     "table__seat4").get(pk=partition_id))
-        return partition, partition.live
-    except (Partition.DoesNotExist, LiveTable.DoesNotExist):
-        raise ValidationError(_("This table is not played live.")) from None
+    live = _locked(partition_id)
+    if live is None:
+        raise ValidationError(_("This table is not played live."))
+    return live.partition, live
 
 
 def _rules(partition: Partition) -> engine.Regulations:
@@ -104,20 +116,23 @@ class _Step:
     def refused(self, error: engine.RulesError) -> ValidationError:
         return _engine_error(error)
 
-    def record(self, action: str, data: Mapping[str, Any], *, keep_state: bool = True) -> None:
-        """Append one audit entry (a new version) for what was just done to the engine's partition."""
+    def record(self, action: str, data: Mapping[str, Any]) -> None:
+        """Append one audit entry (a new version) for what was just done to the engine's
+        partition. The finished deals' state is rewritten only when the engine's events changed;
+        the moves are in the entries' data."""
         partition = self.partition
         game = self.game
-        if keep_state or len(game.events) != self.events_before or game.current is None:
+        if len(game.events) != self.events_before or game.current is None:
             _store(partition, game)
             self.events_before = len(game.events)
-            keep_state = True
         else:
             partition.current = game.current.to_dict()
         partition.version += 1
         partition.save()
-        append(partition, action, data, user=self.actor.user, address=self.actor.address, before=self.before,
-               keep_state=keep_state)
+        # The entry counts the engine's events, from which its version is read back
+        # (services.state_at); a copy of the state is kept only when the partition ends.
+        append(partition, action, {**data, "events": len(game.events)}, user=self.actor.user,
+               address=self.actor.address, before=self.before, keep_state=partition.is_finished)
         self.before = result_summary(partition)
         self.done.append(action)
 
@@ -447,9 +462,10 @@ def postpone_no_show(user, partition_id: int, minutes: int, *, address: str | No
         raise ValidationError(_("Postpone by 1 to 120 minutes."))
 
     def act(step: _Step) -> None:
-        if step.live.no_show_deadline is None:
+        deadline = step.live.no_show_deadline
+        if deadline is None:
             raise ValidationError(_("No no-show deadline is running at this table."))
-        step.live.no_show_deadline = step.now + datetime.timedelta(minutes=minutes)
+        step.live.no_show_deadline = max(deadline, step.now) + datetime.timedelta(minutes=minutes)
         step.record("postpone", {"minutes": minutes, "no_show_deadline": step.live.no_show_deadline.isoformat()})
 
     return _change(partition_id, Actor(user, address=address), _referee, act)
@@ -548,7 +564,7 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
         except engine.RulesError as error:
             raise step.refused(error) from None
         ended = game.current is None
-        step.record("move", data, keep_state=ended)
+        step.record("move", data)
         if ended and live.mode == LiveTable.Mode.DIGITAL and not game.is_over:
             _deal(step)
 
@@ -686,12 +702,10 @@ def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip
     the sweep passes none and skips a table another transaction holds (that one catches the
     clocks up itself). Returns whether anything was recorded."""
     with transaction.atomic():
-        rows = (Partition.objects.select_for_update(of=("self", "live"), skip_locked=skip_locked)
-                .select_related("live", "table__tour__tournament").filter(pk=partition_id, live__isnull=False))
-        partition = rows.first()
-        if partition is None:
+        live = _locked(partition_id, skip_locked=skip_locked)
+        if live is None:
             return False
-        live = partition.live
+        partition = live.partition
         if turn is not None and turn != live.turn:
             return False
         step = _Step(partition, live, Actor(None), clock.now())

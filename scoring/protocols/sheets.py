@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import engine, labels
+from scoring import engine, labels, services
 from scoring.models import Confirmation, Partition, PartitionChange
 from scoring.sanctions import sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
@@ -80,10 +80,10 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     changes = list(partition.changes.filter(version__lte=version).select_related("user").order_by("version"))
     # The current state is the row's own (a partition written without changes has no history); an
-    # earlier one is the last change's that kept one: a live move keeps none, so a version in the
-    # middle of a live deal reads as the deal's start (the protocol counts finished deals only).
-    kept = [change.state for change in changes if change.state is not None]
-    state = partition.state if version == partition.version else (kept[-1] if kept else None)
+    # earlier one is its change's (services.state_at).
+    state = partition.state if version == partition.version else (
+        services.state_at(partition, version, {"state": changes[-1].state, "data": changes[-1].data})
+        if changes else None)
     game = _game(state, partition)
     regs = game.regulations
     times = _event_times(changes)
