@@ -153,7 +153,9 @@ def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, 
 
 def _update_tour(tour: Tour) -> None:
     """A tour runs from its first recorded change and is finished when all its partitions are."""
-    tour = Tour.objects.select_for_update().get(pk=tour.pk)
+    # NO KEY UPDATE: the live events other changes are inserting meanwhile reference this row
+    # (a KEY SHARE lock), and must not wait for it while they hold the event counter.
+    tour = Tour.objects.select_for_update(no_key=True).get(pk=tour.pk)
     partitions = Partition.objects.filter(table__tour=tour)
     status = tour.status
     if not partitions.exclude(status=Partition.Status.FINISHED).exists():

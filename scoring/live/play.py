@@ -333,7 +333,7 @@ def start_tour(user, tour: Tour) -> Tour:
     of each (RULES 5: ``no_show_minutes`` from now) begins to run. The planned start only
     informs. A table recorded on the score sheet already stays on it."""
     with transaction.atomic():
-        tour = Tour.objects.select_for_update().select_related("tournament").get(pk=tour.pk)
+        tour = Tour.objects.select_for_update(no_key=True).select_related("tournament").get(pk=tour.pk)
         if not can_referee_all(user, tour.tournament):
             raise PermissionDenied(_("Only the chief referee may start a tour."))
         if tour.status == Tour.Status.DRAFT:
