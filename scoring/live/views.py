@@ -42,7 +42,8 @@ from tournaments.web.pages import organiser_page
 from . import clock, play
 from .state import table_state
 
-#: The cookie holding a seat of a digital table, scoped to the table's pages.
+#: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
+#: pages of each language have their own path).
 SEAT_COOKIE = "seat"
 #: The header the script sends: the answer is the fragment, not a redirect.
 FETCH = "fetch"
@@ -259,7 +260,8 @@ def live_table_fragment(request: HttpRequest, slug: str, number: int, table: int
 
 
 def _token(request: HttpRequest) -> str:
-    return request.COOKIES.get(SEAT_COOKIE, "")
+    """The seat token of the page's language (its cookie is the only one the table's path gets)."""
+    return request.COOKIES.get(f"{SEAT_COOKIE}-{translation.get_language()}", "")
 
 
 def _play_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
@@ -275,15 +277,14 @@ def _play_fragment(request: HttpRequest, partition: Partition, error: str = "", 
                      status=status)
 
 
-def _table_paths(partition: Partition) -> list[str]:
-    """The path of the table's pages in every language of the site (the cookie is sent to each)."""
+def _table_paths(partition: Partition) -> dict[str, str]:
+    """The path of the table's pages in each language of the site, by language."""
     table = partition.table
-    paths = []
+    paths = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            paths.append(reverse("live-play", args=[table.tour.tournament.slug, table.tour.number, table.number])
-                         .removesuffix("play/"))
-    return paths
+            paths[code] = reverse("live-play", args=[table.tour.tournament.slug, table.tour.number, table.number])
+    return {code: path.removesuffix("play/") for code, path in paths.items()}
 
 
 def _claim(request: HttpRequest, partition: Partition) -> HttpResponse:
@@ -296,9 +297,9 @@ def _claim(request: HttpRequest, partition: Partition) -> HttpResponse:
         messages.error(request, " ".join(refusal.messages))
         return redirect(back)
     response = redirect(back)
-    for path in _table_paths(partition):
-        response.set_cookie(SEAT_COOKIE, token, max_age=24 * 3600, path=path, secure=request.is_secure(),
-                            httponly=True, samesite="Strict")
+    for code, path in _table_paths(partition).items():  # a cookie per language: one name, one path
+        response.set_cookie(f"{SEAT_COOKIE}-{code}", token, max_age=24 * 3600, path=path,
+                            secure=request.is_secure(), httponly=True, samesite="Strict")
     return response
 
 
