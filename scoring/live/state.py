@@ -68,7 +68,7 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
         counts = {str(seat): len(deal.hand(seat)) for seat in engine.SEATS}
         current: dict[str, Any] = {"leader": deal.leader, "to_move": deal.to_move, "line": _line(deal),
                                    "ends": list(deal.ends) if deal.ends else None, "tiles_left": counts,
-                                   "moves": len(deal.history)}
+                                   "moves": len(deal.history())}
         shown = set(engine.SEATS) if referee and live is not None and live.mode == LiveTable.Mode.REFEREED else set(seats)
         current["hands"] = {str(seat): [str(tile) for tile in deal.hand(seat)] for seat in sorted(shown)}
         if deal.to_move in shown:

@@ -79,7 +79,7 @@ def _caught_up(partition: Partition) -> Partition:
         return partition
     now = clock.now()
     if any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline)):
-        if play.expire(partition.pk, skip_locked=True):
+        if play.expire(partition.pk, by="request", skip_locked=True):
             partition.refresh_from_db()
             partition.live.refresh_from_db()
     return partition

@@ -10,6 +10,7 @@ from django.test import Client
 
 from livetools import PIN, live_tour
 from scoring import engine
+from scoring.engine.deal import next_seat
 from scoring.live import play
 from scoring.models import LiveTable, Partition, PartitionChange
 from scoring.services import engine_partition
@@ -98,10 +99,10 @@ def test_a_draft_tours_tables_are_not_shown_to_the_public(db, frozen):
 
 def test_pages_are_in_russian_by_default_and_in_english_under_en(refereed):
     page = text(Client().get(TABLE + "live/"))
-    assert "Стол 1" in page and "Ожидание жребия на первый ход." in page
+    assert "Стол 1" in page and "Ожидание розыгрыша первого хода." in page
     assert "Table 1" in text(Client().get("/en" + TABLE + "live/"))
     tablet = text(login(refereed["ref"]).get(TABLE + "referee/"))
-    assert "Планшет судьи" in tablet and "Жребий на первый ход" in tablet
+    assert "Планшет судьи" in tablet and "Розыгрыш первого хода" in tablet
 
 
 def test_before_the_tour_starts_the_pages_say_so(db, frozen):
@@ -116,7 +117,7 @@ def test_a_seat_is_taken_with_the_right_pin_only(db, frozen, timers_sent):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     client, response = claim(2, "0000")
-    assert response.status_code == 302 and not response.cookies
+    assert response.status_code == 302 and "seat-ru" not in response.cookies
     page = text(client.get(TABLE + "play/"))
     assert "Неверный PIN для места 2." in page
     client, response = claim(2)
@@ -190,7 +191,7 @@ def test_the_script_gets_the_fragment_back_and_a_refusal_in_russian(phones):
     hand = game(phones).current.hand(seat)
     legal = {str(m.tile) for m in game(phones).current.legal_moves()}
     # Another player cannot move for him.
-    other = phones["phones"][engine.next_seat(seat)]
+    other = phones["phones"][next_seat(seat)]
     response = other.post(TABLE + "play/", {"turn": table.turn, **a_move(phones)}, **FETCH)
     assert response.status_code == 400 and response["X-Live-Fragment"] == "1"
     assert "Сейчас не ваш ход" in text(response)
@@ -255,8 +256,8 @@ def test_a_clock_that_ran_out_is_recorded_by_the_next_request_of_a_page(phones, 
 # -- the referee's tablet ---------------------------------------------------------------------------
 
 
-HANDS = {1: "6-6 6-5 6-4 6-3 6-2 6-1 6-0", 2: "5-5 5-4 5-3 5-2 5-1 5-0 4-4",
-         3: "4-3 4-2 4-1 4-0 3-3 3-2 3-1", 4: "3-0 2-2 2-1 2-0 1-1 1-0 0-0"}
+HANDS = {1: "6-6 5-5 4-4 3-3 2-2 1-1 0-0", 2: "6-5 6-4 6-3 6-2 6-1 6-0 5-4",
+         3: "4-3 4-2 4-1 4-0 3-2 3-1 3-0", 4: "5-3 5-2 5-1 5-0 2-1 2-0 1-0"}
 
 
 def post_tablet(world, data, user="ref", **extra):
@@ -266,7 +267,7 @@ def post_tablet(world, data, user="ref", **extra):
 def test_the_referee_enters_the_hands_a_tile_given_twice_is_refused(refereed):
     post_tablet(refereed, {"action": "start", "seat": 1})
     assert game(refereed).first_leader == 1 and live(refereed).present == [1, 2, 3, 4]
-    twice = {**HANDS, 4: "3-0 2-2 2-1 2-0 1-1 1-0 6-6"}
+    twice = {**HANDS, 4: "5-3 5-2 5-1 5-0 2-1 2-0 6-6"}
     response = post_tablet(refereed, {"action": "hands", "turn": live(refereed).turn,
                                       **{f"hand_{s}": h for s, h in twice.items()}}, **FETCH)
     assert response.status_code == 400 and "6-6" in text(response)
@@ -277,13 +278,14 @@ def test_the_referee_enters_the_hands_a_tile_given_twice_is_refused(refereed):
     assert deal is not None and deal.to_move == 1 and live(refereed).seat == 1
     # The tablet shows the four hands; the public page none of them.
     tablet = text(response)
-    assert all(f'data-tile="{tile}"' in tablet for tile in HANDS[3].split())
+    assert all(f'data-tile="{tile}"' in tablet for hand in HANDS.values() for tile in hand.split())
     assert "data-tile" not in text(Client().get(TABLE + "live/"))
     # The referee enters the lead and the next move.
     post_tablet(refereed, {"action": "move", "turn": live(refereed).turn, "move": "6-6|"})
-    post_tablet(refereed, {"action": "move", "turn": live(refereed).turn, "move": "6-5|"})
+    assert 'value="6-5|left"' in text(login(refereed["ref"]).get(TABLE + "referee/"))  # ends 6 and 6: one move
+    post_tablet(refereed, {"action": "move", "turn": live(refereed).turn, "move": "6-5|left"})
     assert [str(m.tile) for m in game(refereed).current.history()] == ["6-6", "6-5"]
-    # Seat 3 holds no six: his pass is a pass.
+    # Seat 3 holds no six and no five: his pass is a pass.
     post_tablet(refereed, {"action": "move", "turn": live(refereed).turn, "pass": "1"})
     assert game(refereed).current.history()[-1].is_pass
 
@@ -312,8 +314,8 @@ def test_the_chief_referee_annuls_a_warning_with_a_reason(refereed, frozen):
     frozen.advance(0.1)
     page = text(login(refereed["chief"]).get(TABLE + "referee/"))
     violation = game(refereed).violations[0]
-    assert violation.code == "move_time" and "Аннулировать" in page
-    assert "Аннулировать" not in text(login(refereed["ref"]).get(TABLE + "referee/"))  # the chief's only
+    assert violation.code == "move_time" and "Отменить нарушение" in page and "предупреждение" in page
+    assert "Отменить нарушение" not in text(login(refereed["ref"]).get(TABLE + "referee/"))  # the chief's only
     response = post_tablet(refereed, {"action": "annul", "violation": violation.id, "reason": ""}, user="chief",
                            **FETCH)
     assert response.status_code == 400
