@@ -54,13 +54,13 @@ def line_svg(line: Sequence[Sequence[int]], label: str) -> SafeString:
     widest = 0.0
     for a, b in line:
         across = a == b
-        width = UNIT if across else 2 * UNIT
-        if x and x + width > ROW_WIDTH:
+        length = UNIT if across else 2 * UNIT
+        if x and x + length > ROW_WIDTH:
             x, y = 0.0, y + ROW
         parts.append(_tile(x + GAP, y + GAP if across else y + GAP + UNIT / 2, a, b, across))
-        x += width + GAP
+        x += length + GAP
         widest = max(widest, x)
-    width, height = max(widest, UNIT) + 2 * GAP, (y + ROW if line else ROW)
+    width, height = max(widest, UNIT) + 2 * GAP, y + ROW
     return format_html('<svg class="line-svg" viewBox="0 0 {} {}" width="{}" height="{}" role="img" '
                        'aria-label="{}">{}</svg>', width, height, width, height, label,
                        SafeString("".join(parts)))
