@@ -376,3 +376,10 @@ def test_the_organiser_chooses_the_modes_and_the_chief_referee_starts_the_tour(d
     assert Tour.objects.get(pk=world["tour"].pk).play_mode == "digital"
     # The referee's "my tables" leads to the tablet.
     assert TABLE + "referee/" in text(login(world["ref"]).get("/referee/"))
+
+
+def test_the_tours_print_page_has_the_code_of_each_digital_table(db, frozen):
+    world = live_tour("digital")
+    Table.objects.filter(pk=world["table2"].pk).update(play_mode="refereed")
+    page = text(login(world["org"]).get("/tournaments/cup/manage/tours/1/print/"))
+    assert page.count('class="sheet-qr"') == 1 and "Стол 1: отсканируйте код" in page
