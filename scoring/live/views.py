@@ -80,8 +80,7 @@ def _caught_up(partition: Partition) -> Partition:
     now = clock.now()
     if any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline)):
         if play.expire(partition.pk, by="request", skip_locked=True):
-            partition.refresh_from_db()
-            partition.live.refresh_from_db()
+            partition.refresh_from_db()  # its live row too (a cached reverse relation is dropped)
     return partition
 
 
@@ -120,7 +119,7 @@ def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
     return ends
 
 
-def table_context(request: HttpRequest, partition: Partition, *, seats: Collection[int] = (),
+def table_context(partition: Partition, *, seats: Collection[int] = (),
                   referee: bool = False) -> dict[str, Any]:
     """Everything a fragment shows, from the table's state as this viewer may see it."""
     game = services.engine_partition(partition)
@@ -231,7 +230,7 @@ def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Part
 # -- the public page ----------------------------------------------------------------------------------
 
 
-def _frame(request: HttpRequest, partition: Partition, fragment: str) -> dict[str, Any]:
+def _frame(partition: Partition, fragment: str) -> dict[str, Any]:
     """What the frame of every live page passes its script."""
     tour = partition.table.tour
     return {
@@ -245,7 +244,7 @@ def live_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
     finished deals with their hands; never a hand of the deal in play."""
     partition = _partition(request, slug, number, table)
     return render(request, "live/table.html", {
-        **table_context(request, partition), **_frame(request, partition, "live-table-fragment"),
+        **table_context(partition), **_frame(partition, "live-table-fragment"),
         "fragment_template": "live/table_fragment.html", "reload": True})
 
 
@@ -253,7 +252,7 @@ def live_table_fragment(request: HttpRequest, slug: str, number: int, table: int
     partition = _partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, "live/table_fragment.html", table_context(request, partition))
+    return _fragment(request, "live/table_fragment.html", table_context(partition))
 
 
 # -- the player's phone ---------------------------------------------------------------------------------
@@ -266,7 +265,7 @@ def _token(request: HttpRequest) -> str:
 
 def _play_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
     held = play.seats_held(partition.pk, _token(request))
-    context = table_context(request, partition, seats=held)
+    context = table_context(partition, seats=held)
     taken = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     return {**context, "my_seat": context["seats"][held[0] - 1] if held else None, "taken": taken}
 
@@ -316,7 +315,7 @@ def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
                     lambda error, status: _play_fragment(request, partition, error, status))
     context = _play_context(request, partition)
     return render(request, "live/play.html", {
-        **context, **_frame(request, partition, "live-play-fragment"),
+        **context, **_frame(partition, "live-play-fragment"),
         # Without the script a seated player's page reloads itself; the PIN form must not.
         "fragment_template": "live/play_fragment.html", "reload": context["my_seat"] is not None})
 
@@ -340,7 +339,7 @@ def _referee_partition(request: HttpRequest, slug: str, number: int, table: int)
 
 
 def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
-    context = table_context(request, partition, referee=True)
+    context = table_context(partition, referee=True)
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
     live = context["live"]
@@ -357,8 +356,6 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
 
 def _referee_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
     partition.refresh_from_db()
-    if _live(partition) is not None:
-        partition.live.refresh_from_db()
     return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition), error=error,
                      status=status)
 
@@ -429,7 +426,7 @@ def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> Ht
                     lambda error, status: _referee_fragment(request, partition, error, status))
     # No reload without the script: it would wipe the hands or the result being typed.
     return render(request, "live/referee.html", {
-        **_referee_context(request, partition), **_frame(request, partition, "live-referee-fragment"),
+        **_referee_context(request, partition), **_frame(partition, "live-referee-fragment"),
         "fragment_template": "live/referee_fragment.html"})
 
 
