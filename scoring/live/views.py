@@ -232,10 +232,14 @@ def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Part
 
 def _frame(partition: Partition, fragment: str) -> dict[str, Any]:
     """What the frame of every live page passes its script."""
-    tour = partition.table.tour
+    table = partition.table
     return {
         "fragment_url": _url(fragment, partition),
-        "events_url": f"/api/tournaments/{tour.tournament.slug}/live/events/?table={partition.table.pk}",
+        # The tournament's live events of this table (scoring.live.sse), one kind per action
+        # recorded: the script listens to each.
+        "events_url": f"/api/tournaments/{table.tour.tournament.slug}/live/events/?tour={table.tour.number}"
+                      f"&table={table.number}",
+        "event_kinds": " ".join(labels.ACTIONS),
     }
 
 

@@ -92,23 +92,28 @@
     if (!poller) { poller = setInterval(function () { refresh(false); }, POLL_MS); }
   }
 
-  /* Pushed events name the partition and its version: a newer one fetches the fragment. */
+  /* Pushed events (one kind per action recorded) name the partition and its version: a newer one
+     fetches the fragment; "reset" says events were missed: reload. */
   function listen() {
     if (!window.EventSource || !eventsUrl) { poll(); return; }
     var source = new EventSource(eventsUrl);
-    source.onmessage = function (event) {
+    function changed(event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
       if (String(data.partition) === partition && data.version > version()) { refresh(false); }
-    };
-    source.onerror = function () {
-      /* No events (none served, or the connection dropped): poll; EventSource reconnects by
-         itself, and once it is back the events drive the page again. */
-      poll();
-    };
-    source.onopen = function () {
+    }
+    (root.getAttribute("data-event-kinds") || "").split(" ").forEach(function (kind) {
+      if (kind) { source.addEventListener(kind, changed); }
+    });
+    source.addEventListener("reset", function () { window.location.reload(); });
+    source.onopen = function () {  // connected (again): the events drive the page, from the table as it is
       if (poller) { clearInterval(poller); poller = null; }
       refresh(false);
+    };
+    source.onerror = function () {
+      /* No events (none served, or the connection dropped): poll until the stream is open again
+         (EventSource reconnects by itself unless the server refused the stream). */
+      poll();
     };
   }
 
