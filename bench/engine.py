@@ -8,6 +8,7 @@ placement with domino and fish detection), exactly as :mod:`scoring.engine.simul
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.engine import Deal, Regulations  # noqa: E402
+from scoring.engine import Deal, Partition, Regulations  # noqa: E402
 from scoring.engine.simulate import play_random_move, play_random_partition  # noqa: E402
 
 
@@ -56,6 +57,22 @@ def generations_per_second(seconds: float) -> float:
     return count / (time.perf_counter() - start)
 
 
+def restore_milliseconds(seconds: float) -> tuple[float, float]:
+    """Milliseconds of ``Partition.from_dict`` for a 12-deal partition played move by move with
+    every move timed (as a live table stores it): replayed, and trusted (from the snapshot)."""
+    partition = play_random_partition(Regulations.from_dict({"format": "fixed_deals", "deals": 12}), timed=True)
+    data = json.loads(json.dumps(partition.to_dict()))
+    result = []
+    for trusted in (False, True):
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            Partition.from_dict(data, trusted=trusted)
+            count += 1
+        result.append((time.perf_counter() - start) / count * 1000)
+    return result[0], result[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
@@ -65,6 +82,8 @@ def main() -> None:
     print(f"complete partitions to 200: {rate:,.0f}/s ({deals:.1f} deals per partition,"
           f" {moves:.1f} moves per deal, allowance computed for every move)")
     print(f"legal-move generations with allowance: {generations_per_second(args.seconds):,.0f}/s")
+    replayed, trusted = restore_milliseconds(args.seconds)
+    print(f"restoring a timed 12-deal partition: {replayed:.1f} ms replayed, {trusted:.1f} ms trusted")
 
 
 if __name__ == "__main__":

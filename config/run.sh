@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Started by `make run`: the Celery worker and the web server (gunicorn) side by side. Ctrl-C, or
-# either process exiting, stops both, so no worker is left behind. Background jobs of a script
-# ignore SIGINT, which is why the trap forwards SIGTERM to them itself.
+# Started by `make run`: the Celery worker, the Celery beat and the web server (gunicorn with
+# uvicorn's ASGI workers) side by side. Ctrl-C, or any of them exiting, stops them all, so no
+# worker is left behind. Background jobs of a script ignore SIGINT, which is why the trap
+# forwards SIGTERM to them itself.
 set -euo pipefail
 BIN=${BIN:-.venv/bin}
 ADDRESS=${ADDRESS:-127.0.0.1:8000}
@@ -12,18 +13,25 @@ stop() {
     wait || true
 }
 trap 'stop; exit 0' INT TERM  # asked to stop: a clean exit
-trap stop EXIT                # one of them died: stop the other, keep the failing status
+trap stop EXIT                # one of them died: stop the others, keep the failing status
 
 "$BIN/celery" -A config worker --loglevel=info --concurrency=2 &
+# The periodic tasks (CELERY_BEAT_SCHEDULE): one beat only, or each would send them. Its schedule
+# file is in VAR_DIR (CELERY_BEAT_SCHEDULE_FILENAME).
+"$BIN/celery" -A config beat --loglevel=info &
 # The production server, not runserver: runserver queues only 10 connections, and with many
-# clients at once it resets the rest. Two processes of eight threads share the SQLite file.
-"$BIN/gunicorn" config.wsgi --bind "$ADDRESS" --workers 2 --threads 8 --access-logfile - &
+# clients at once it resets the rest. ASGI (config/asgi.py): a live screen holds its connection
+# open for hours (scoring/live/sse.py), which an event loop affords and a thread per connection
+# does not; the other views run in threads of their own. A live stream never ends by itself:
+# a stop waits 5 s for them, then closes them (browsers reconnect).
+"$BIN/gunicorn" config.asgi:application --worker-class uvicorn_worker.UvicornWorker --workers 2 \
+    --graceful-timeout 5 --bind "$ADDRESS" --access-logfile - &
 
 cat <<BANNER
 
   Sports domino is running at http://$ADDRESS/  (English: http://$ADDRESS/en/)
   Demo logins: organiser / demo-organiser, chief / demo-chief, referee / demo-referee
-  Press Ctrl-C to stop the web server and the worker.
+  Press Ctrl-C to stop the web server, the worker and the beat.
 
 BANNER
 wait -n

@@ -174,6 +174,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             os.close(_fd)
         except (FileExistsError, FileNotFoundError):  # there already; or no folder: SQLite will say
             pass
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every request runs in a thread of its own, and a connection kept per thread
+    # (CONN_MAX_AGE) would be one per thread ever made: the process shares a pool instead.
+    # A request waits up to `timeout` seconds for a free connection, then fails.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = 60
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -263,7 +270,7 @@ else:
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.timers")
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks", "scoring.live.timers")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True
@@ -273,11 +280,18 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# One beat process (make run starts it): the live clocks' sweep every second.
+# Periodic tasks: ONE `celery beat` process sends them (config/run.sh); it keeps when each ran
+# last in this file.
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The live clocks' sweep, every second (README, "Live tables").
     "record the live clocks that ran out": {"task": "scoring.live.sweep", "schedule": 1.0,
                                             "options": {"expires": 5}},
+    "forget old live events": {"task": "scoring.live.tasks.purge_events", "schedule": timedelta(hours=1)},
 }
+# Live screens (scoring/live/): events older than this are forgotten; a screen that missed more
+# reloads.
+LIVE_EVENTS_KEPT_HOURS = env_int("LIVE_EVENTS_KEPT_HOURS", 48)
 
 # -- live tables (README, "Live tables") --------------------------------------------------------
 # Network delay not charged to a move: a move is charged from its turn's start to its arrival,

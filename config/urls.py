@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from scoring.live import sse
 from tournaments.web.auth import TokenView
 from tournaments.views import home
 
@@ -16,6 +17,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
          name="api-docs"),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
+    # Not part of the DRF API (nor of its schema): a stream of Server-Sent Events (README, "Push").
+    path("api/tournaments/<slug:slug>/live/events/", sse.live_events, name="live-events"),
     path("i18n/", include("django.conf.urls.i18n")),
     # Browsers and feed readers ask for it at the root whatever the page says.
     path("favicon.ico", RedirectView.as_view(url=staticfiles_storage.url("img/favicon.svg"), permanent=True)),

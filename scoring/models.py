@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -57,6 +59,12 @@ class Partition(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+
+def result_summary(partition: Partition) -> dict[str, Any]:
+    """A partition's result as its history, its live events and its pages show it."""
+    return {"status": partition.status, "winner": partition.winner, "reason": partition.reason,
+            "points": [partition.points_a, partition.points_b], "deals": partition.deals}
 
 
 class PartitionChange(models.Model):
@@ -390,3 +398,43 @@ class ProtocolBatchItem(models.Model):
     class Meta:
         ordering = ["batch", "pk"]
         constraints = [models.UniqueConstraint(fields=["batch", "partition"], name="batch_item_once")]
+
+
+# -- Live events (pushed to live screens: scoring/live/) ------------------------------------------
+
+
+class LiveEvent(models.Model):
+    """One change of a tournament, for live screens: numbered per tournament 1, 2, 3... in the
+    order the changes committed (:func:`scoring.live.events.announce`), written in the change's
+    own transaction, so a committed change always has its event and a refused one none. Kept
+    LIVE_EVENTS_KEPT_HOURS; a screen that missed more reloads."""
+
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveBigIntegerField(_("number"))
+    tour = models.ForeignKey("tournaments.Tour", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey("tournaments.Table", null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    partition = models.ForeignKey(Partition, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=30)
+    data = models.JSONField(_("data"), default=dict)
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("live event")
+        verbose_name_plural = _("live events")
+        # The unique constraint's index is the (tournament, number) index every reader uses.
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="live_event_number_once")]
+        indexes = [models.Index(fields=["at"])]  # the purge
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} #{self.number} {self.kind}"
+
+
+class EventCounter(models.Model):
+    """The last number given to a tournament's live event. Its row lock, held to the end of the
+    change's transaction, makes the changes commit in the order of their numbers."""
+
+    tournament = models.OneToOneField("tournaments.Tournament", on_delete=models.CASCADE, primary_key=True,
+                                      related_name="+")
+    last = models.PositiveBigIntegerField(default=0)

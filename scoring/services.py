@@ -4,8 +4,10 @@ its permission check inside. Views, the API and tasks call these.
 Every change goes through :func:`_change`: it locks the partition row, checks the version the
 client saw (a stale version is a :class:`Conflict`, never a lost update), returns the stored
 change for a retried idempotency key, applies the operation to the rules engine (which computes
-every total; an engine error is refused with its message and nothing is stored), and appends a
-:class:`~scoring.models.PartitionChange` with who, when, from where, before and after.
+every total; an engine error is refused with its message and nothing is stored), appends a
+:class:`~scoring.models.PartitionChange` with who, when, from where, before and after, and
+announces the change to live screens (:func:`scoring.live.events.announce`: one numbered event,
+published once committed).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from scoring import engine
 from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all
 
-from .models import Partition, PartitionChange
+from .live import events
+from .models import Partition, PartitionChange, result_summary
 
 
 class Conflict(Exception):
@@ -38,13 +41,9 @@ class Conflict(Exception):
 def engine_partition(partition: Partition) -> engine.Partition:
     """The engine's partition for a stored one (a new one under the tournament's regulations)."""
     if partition.state:
-        return engine.Partition.from_dict({**partition.state, "current": partition.current})
+        # Our own stored state: its snapshots are trusted, no replay of the moves.
+        return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
     return engine.Partition(partition.table.tour.tournament.rules)
-
-
-def result_summary(partition: Partition) -> dict[str, Any]:
-    return {"status": partition.status, "winner": partition.winner, "reason": partition.reason,
-            "points": [partition.points_a, partition.points_b], "deals": partition.deals}
 
 
 def _store(partition: Partition, game: engine.Partition) -> None:
@@ -120,6 +119,8 @@ def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply
         partition.version += 1
         partition.save()
         append(partition, action, data, user=user, address=address, before=before, reason=reason, key=key)
+        # Last: the event's counter lock is held from here to the commit (scoring.live.events).
+        events.announce(partition, action, result_summary(partition))
     return partition
 
 
@@ -287,7 +288,7 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
     # kept (the deal's start), with that version's result.
     change = partition.changes.filter(version__lte=version, state__isnull=False).order_by("-version").first()
     after = partition.changes.filter(version=version).values_list("after", flat=True).first()
-    if change is None or after is None:
+    if change is None or change.state is None or after is None:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     return engine.Partition.from_dict(change.state), after
 

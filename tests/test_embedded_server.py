@@ -1,12 +1,14 @@
-"""The embedded default as `make run` serves it: a SQLite file, many writers at once.
+"""The embedded default as `make run` serves it: a SQLite file, many writers at once, live
+screens.
 
 Whatever database the suite runs on, this module starts `make run`'s processes (config/run.sh: the
-web server and a Celery worker) on a fresh SQLite file of its own (its own VAR_DIR and
-DATABASE_URL, migrated, the demo loaded) and talks to them over HTTP only.
+ASGI web server, a Celery worker and the beat) on a fresh SQLite file of its own (its own VAR_DIR
+and DATABASE_URL, migrated, the demo loaded) and talks to them over HTTP only.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -179,3 +181,43 @@ def test_database_is_in_write_ahead_log_mode(site):
     """Readers do not block the writer: the file's header says WAL (bytes 18 and 19 are 2)."""
     header = (site.var_dir / "db.sqlite3").read_bytes()[:100]
     assert header[18:20] == bytes([2, 2])
+
+
+def test_a_live_screen_gets_each_change_as_it_is_recorded(site):
+    """The stream of the demo (no Redis: the server reads its events table) while the referee
+    records through the API; the beat started beside the worker and keeps its schedule in var/."""
+    referee = site.token("referee", "demo-referee")
+    tour = site.get("/api/tournaments/demo/tours/4/")
+    table = next(t for t in tour["tables"] if t["number"] == 1)  # under way
+    connection = http.client.HTTPConnection(site.url.removeprefix("http://"), timeout=60)
+    try:
+        connection.request("GET", "/api/tournaments/demo/live/events/?tour=4&table=1")
+        response = connection.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+
+        def next_event() -> dict[str, str]:
+            fields: dict[str, str] = {}
+            deadline = time.monotonic() + 60
+            while True:
+                assert time.monotonic() < deadline, "no event"
+                line = response.readline().decode().rstrip("\n")
+                if not line:
+                    if "event" in fields:
+                        return fields
+                    fields = {}  # the retry line
+                elif not line.startswith(":"):  # a heartbeat
+                    name, _, value = line.partition(": ")
+                    fields[name] = value
+
+        hello = next_event()
+        assert hello["event"] == "hello"
+        status, sheet = site.request("POST", f"/api/partitions/{table['partition']['id']}/record/", LEVEL_FISH,
+                                     referee)
+        assert status == 200, sheet
+        event = next_event()
+        data = json.loads(event["data"])
+        assert (int(event["id"]), event["event"]) == (int(hello["id"]) + 1, "deal")
+        assert (data["tour"], data["table"], data["version"]) == (4, 1, sheet["current_version"])
+    finally:
+        connection.close()
+    assert (site.var_dir / "celerybeat-schedule.dat").exists() or (site.var_dir / "celerybeat-schedule").exists()

@@ -19,7 +19,7 @@ The package is checked with ``mypy --strict`` (``make test``).
 
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
-from .partition import Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
+from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
 from .protocol import read_protocol, result_of, score_protocol, write_protocol
 from .regulations import (DealPoints, Direction, FalsePassAward, FishTie, Format, NextLead, PenaltyMode, Regulations,
                           RepeatScope)
@@ -30,7 +30,7 @@ from .vocabulary import Absent, Consequence, DealEnd, Expiry, Mark, Next, Pair, 
 __all__ = [
     "LEFT", "RIGHT", "SEATS", "Deal", "DealOutcome", "Move", "deal_hands", "pair_of", "partner_of", "seats_of",
     "IllegalMove", "PartitionError", "ProtocolError", "RegulationsError", "RulesError",
-    "Decision", "DealRecord", "Partition", "PenaltyRecord", "Status", "ViolationRecord",
+    "Awaited", "Decision", "DealRecord", "Partition", "PenaltyRecord", "Status", "ViolationRecord",
     "read_protocol", "result_of", "score_protocol", "write_protocol",
     "Regulations", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope", "PenaltyMode",
     "FalsePassAward",

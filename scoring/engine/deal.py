@@ -16,6 +16,7 @@ and :meth:`Deal.place` never touch a string or an enum; the words (:class:`~.voc
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence, TypeGuard
@@ -26,7 +27,7 @@ from .tiles import (ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Number, Tile, Tile
 from .vocabulary import DealEnd, Mark, Pair, Seat, Side
 
 __all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "new_seed", "is_seat", "pair_of", "partner_of",
-           "seats_of", "LEFT", "RIGHT"]
+           "seats_of", "check_seconds", "LEFT", "RIGHT"]
 
 LEFT: Final = Side.LEFT
 RIGHT: Final = Side.RIGHT
@@ -40,6 +41,9 @@ _MOVE_KINDS: Final = ("tile", "pass", *_MARKS)
 _PASS: Final = -1
 #: ``_TILE_AT[a * 7 + b]``: index of the tile a-b.
 _TILE_AT: Final = tuple(tile_index(a, b) for a in range(7) for b in range(7))
+
+#: The keys a protocol move may have besides its kind and seat.
+_MOVE_EXTRAS: Final = ("end", "seconds")
 
 #: Default move allowances (time_single, time_several, time_fish, time_pass), RULES 6.
 DEFAULT_TIMES: Final = (5, 20, 60, 5)
@@ -106,23 +110,41 @@ def new_seed(rng: random.Random | None = None) -> int:
 _SYSTEM_RANDOM = random.SystemRandom()
 
 
+def check_seconds(seconds: object) -> float | None:
+    """The seconds charged to a move (RULES 6), rounded to 0.1 s; ``None`` when not timed.
+
+    A bool, a text, a negative or not finite number is refused: a clock measures none of them.
+    """
+    if seconds is None:
+        return None
+    if (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds)
+            or seconds < 0):
+        raise IllegalMove(gettext_noop("the seconds of a move are a number 0 or more, got %(seconds)s"),
+                          seconds=repr(seconds))
+    return round(float(seconds), 1)
+
+
 class Move(NamedTuple):
-    """A move: ``tile`` on ``end`` (``"left"``/``"right"``; ``None`` for the lead), or a pass."""
+    """A move: ``tile`` on ``end`` (``"left"``/``"right"``; ``None`` for the lead), or a pass;
+    ``seconds`` charged to it by a live table's clock (``None`` when not timed)."""
 
     seat: Seat
     tile: Tile | None
     end: Side | None = None
+    seconds: float | None = None
 
     @property
     def is_pass(self) -> bool:
         return self.tile is None
 
     def to_dict(self) -> dict[str, Any]:
-        if self.tile is None:
-            return {"seat": self.seat, "pass": True}
-        data: dict[str, Any] = {"seat": self.seat, "tile": str(self.tile)}
+        """The move as the protocol writes it."""
+        data: dict[str, Any] = ({"seat": self.seat, "pass": True} if self.tile is None
+                                else {"seat": self.seat, "tile": str(self.tile)})
         if self.end is not None:
             data["end"] = str(self.end)
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
         return data
 
 
@@ -156,8 +178,8 @@ class Deal:
     (1, 20)
     """
 
-    __slots__ = ("hands", "leader", "seed", "turn", "left", "right", "count", "moves", "marks",
-                 "forced", "times", "last_seat", "outcome")
+    __slots__ = ("hands", "leader", "seed", "turn", "left", "right", "count", "moves", "seconds", "marks",
+                 "forced", "times", "last_seat", "outcome", "false_pass_seconds")
 
     def __init__(self, hands: Sequence[TileMask | Iterable[Tile | TileIndex | str]], leader: Seat,
                  times: Sequence[int] = DEFAULT_TIMES, seed: int | str | None = None) -> None:
@@ -176,10 +198,12 @@ class Deal:
         self.right: Number = -1
         self.count = [0] * 7  # tiles on the table carrying each number
         self.moves: list[int] = []  # tile << 2 | side (0 left, 1 right, 2 lead high-left, 3 lead low-left), or -1
+        self.seconds: list[float | None] = []  # charged to each move by a live table's clock (RULES 6)
         self.marks: list[tuple[int, Seat, TileIndex, Mark]] = []  # (len(moves), seat, tile, kind)
         self.forced: list[TileMask] = [0, 0, 0, 0]  # per seat: tiles that must be played at the first chance
         self.last_seat: Seat | None = None
         self.outcome: DealOutcome | None = None
+        self.false_pass_seconds: float | None = None  # charged to the move awaited when a false pass ended it
 
     @classmethod
     def from_seed(cls, seed: int | str, leader: Seat, times: Sequence[int] = DEFAULT_TIMES) -> Deal:
@@ -266,15 +290,15 @@ class Deal:
         return line
 
     def history(self) -> list[Move]:
-        """Every move so far, passes included."""
+        """Every move so far, passes included, with the seconds charged to it."""
         result: list[Move] = []
-        for k, code in enumerate(self.moves):
+        for k, (code, seconds) in enumerate(zip(self.moves, self.seconds)):
             seat = (self.leader - 1 + k) % 4 + 1
             if code < 0:
-                result.append(Move(seat, None))
+                result.append(Move(seat, None, None, seconds))
             else:
                 side = code & 3
-                result.append(Move(seat, TILES[code >> 2], _SIDE_NAMES[side] if side < 2 else None))
+                result.append(Move(seat, TILES[code >> 2], _SIDE_NAMES[side] if side < 2 else None, seconds))
         return result
 
     # -- the rules of a move -------------------------------------------------------------------
@@ -354,12 +378,14 @@ class Deal:
             raise IllegalMove(gettext_noop("seat %(seat)s moves out of turn: seat %(turn)s is to move"), seat=seat,
                               turn=self.turn + 1)
 
-    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None) -> None:
+    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None,
+             seconds: float | None = None) -> None:
         """Place ``tile`` of the player to move on ``end``.
 
         ``end`` may be left out when the tile fits one end only or both ends show the same
         number. A lead written ``"a-b"`` lies with ``a`` on the left. ``seat``, when given, must be
-        the seat to move.
+        the seat to move. ``seconds``: the time a live table's clock charged to the move
+        (:func:`check_seconds`); the partition derives its move-time violations from it.
         """
         if seat is not None:
             self._check_turn(seat)
@@ -367,13 +393,15 @@ class Deal:
         side = _SIDES.get(end, -2)
         if side == -2:
             raise IllegalMove(gettext_noop("end must be \"left\" or \"right\", got %(end)s"), end=repr(end))
-        self.place(index, side, first)
+        self.place(index, side, first, seconds)
 
-    def place(self, index: TileIndex, side: int = -1, first: Number = -1) -> None:
+    def place(self, index: TileIndex, side: int = -1, first: Number = -1, seconds: float | None = None) -> None:
         """:meth:`play` by numbers: tile ``index`` on ``side`` (0 left, 1 right, -1 wherever it
         fits); ``first`` is the half a lead lays on the left (-1: the higher)."""
         if self.outcome is not None:
             raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
+        if seconds is not None:
+            seconds = check_seconds(seconds)
         turn = self.turn
         hand = self.hands[turn]
         if not hand >> index & 1:
@@ -416,6 +444,7 @@ class Deal:
             else:
                 self.left = new_left
             self.moves.append(index << 2 | side)
+        self.seconds.append(seconds)
         count = self.count
         low, high = LOW[index], HIGH[index]
         count[low] += 1
@@ -432,9 +461,11 @@ class Deal:
         else:
             self.turn = (turn + 1) & 3
 
-    def pass_turn(self, seat: Seat | None = None) -> None:
-        """The player to move says "pass"; refused while he holds a playable tile."""
+    def pass_turn(self, seat: Seat | None = None, seconds: float | None = None) -> None:
+        """The player to move says "pass"; refused while he holds a playable tile. ``seconds``
+        as for :meth:`play`."""
         self._check_turn(seat)
+        seconds = check_seconds(seconds)
         ml, mr = self.legal_masks()
         playable = ml | mr
         if playable:
@@ -442,17 +473,20 @@ class Deal:
             raise IllegalMove(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"), seat=self.turn + 1,
                               tiles=shown)
         self.moves.append(_PASS)
+        self.seconds.append(seconds)
         self.turn = (self.turn + 1) & 3
 
-    def end_false_pass(self, seat: Seat) -> None:
+    def end_false_pass(self, seat: Seat, seconds: float | None = None) -> None:
         """The referee ends the deal: ``seat`` said pass earlier while holding a playable tile.
 
         The engine cannot see which earlier pass was false (a tile said to be in hand may have
-        been hidden), so it takes the referee's word, as RULES 7 does.
+        been hidden), so it takes the referee's word, as RULES 7 does. ``seconds``: the time the
+        clock had charged to the move awaited when the referee stopped the deal.
         """
         self._check_turn(None)
         if not is_seat(seat):
             raise IllegalMove(gettext_noop("a false pass needs a seat 1 to 4, got %(seat)s"), seat=repr(seat))
+        self.false_pass_seconds = check_seconds(seconds)
         self.outcome = DealOutcome(DealEnd.FALSE_PASS, seat, self.pair_pips())
 
     def mark(self, seat: Seat, tile: Tile | TileIndex | str, kind: Mark) -> bool:
@@ -488,17 +522,20 @@ class Deal:
                 hands[seat - 1] |= 1 << (code >> 2)
         moves: list[dict[str, Any]] = []
         marks = list(self.marks)
-        for k, (code, seat) in enumerate(zip(self.moves, self._seats())):
+        for k, (code, seat, seconds) in enumerate(zip(self.moves, self._seats(), self.seconds)):
             while marks and marks[0][0] == k:
                 _, mseat, index, kind = marks.pop(0)
                 moves.append({"seat": mseat, kind.value: str(TILES[index])})
+            move: dict[str, Any]
             if code < 0:
-                moves.append({"seat": seat, "pass": True})
-                continue
-            tile, side = TILES[code >> 2], code & 3
-            move: dict[str, Any] = {"seat": seat, "tile": str(tile) if side != 3 else f"{tile.low}-{tile.high}"}
-            if side < 2:
-                move["end"] = _SIDE_TEXTS[side]
+                move = {"seat": seat, "pass": True}
+            else:
+                tile, side = TILES[code >> 2], code & 3
+                move = {"seat": seat, "tile": str(tile) if side != 3 else f"{tile.low}-{tile.high}"}
+                if side < 2:
+                    move["end"] = _SIDE_TEXTS[side]
+            if seconds is not None:
+                move["seconds"] = seconds
             moves.append(move)
         moves.extend({"seat": mseat, kind.value: str(TILES[index])} for _, mseat, index, kind in marks)
         data: dict[str, Any] = {
@@ -510,6 +547,8 @@ class Deal:
             data["seed"] = self.seed
         if self.outcome is not None and self.outcome.end == DealEnd.FALSE_PASS:
             data["false_pass"] = self.outcome.seat
+            if self.false_pass_seconds is not None:
+                data["false_pass_seconds"] = self.false_pass_seconds
         return data
 
     def _seats(self) -> Iterable[Seat]:
@@ -544,32 +583,84 @@ class Deal:
                 raise error.at(gettext_noop("move %(n)s"), n=k) from None
         false_pass = data.get("false_pass")
         if false_pass is not None:
-            deal.end_false_pass(false_pass)
+            deal.end_false_pass(false_pass, data.get("false_pass_seconds"))
         return deal
 
     def apply(self, move: Mapping[str, Any]) -> None:
-        """Apply one protocol move: ``{"seat", "tile", "end"?}``, ``{"seat", "pass": true}`` or a
-        mark ``{"seat", "touched"|"exposed": tile}``."""
+        """Apply one protocol move: ``{"seat", "tile", "end"?, "seconds"?}``, ``{"seat", "pass": true,
+        "seconds"?}`` or a mark ``{"seat", "touched"|"exposed": tile}``."""
         if not isinstance(move, Mapping) or "seat" not in move:
             raise IllegalMove(gettext_noop("a move must be an object with a seat 1 to 4"))
         seat = move["seat"]
         if not is_seat(seat):
             raise IllegalMove(gettext_noop("seat must be 1 to 4, got %(seat)s"), seat=repr(seat))
         kinds = [k for k in _MOVE_KINDS if k in move]
-        unknown = set(move) - {"seat", "end", *_MOVE_KINDS}
+        unknown = set(move) - {"seat", *_MOVE_EXTRAS, *_MOVE_KINDS}
         if len(kinds) != 1 or unknown:
             raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
         kind = kinds[0]
+        seconds = move.get("seconds")
+        if kind in _MARKS and seconds is not None:
+            raise IllegalMove(gettext_noop("a mark is no move: it has no seconds"))
         if self.outcome is not None:
             raise IllegalMove(gettext_noop("the deal is already over (%(end)s): no move after it"), end=self.outcome.end)
         if kind == "pass":
             if move["pass"] is not True:
                 raise IllegalMove(gettext_noop("\"pass\" must be true"))
-            self.pass_turn(seat)
+            self.pass_turn(seat, seconds)
         elif kind == "tile":
-            self.play(move["tile"], move.get("end"), seat)
+            self.play(move["tile"], move.get("end"), seat, seconds)
         else:
             self.mark(seat, move[kind], Mark(kind))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state, JSON-ready, for :meth:`restore`: a stored deal restored without
+        replaying its moves (:meth:`to_dict` keeps what a replay checks)."""
+        outcome = self.outcome
+        return {
+            "hands": list(self.hands), "leader": self.leader, "seed": self.seed, "times": list(self.times),
+            "turn": self.turn, "left": self.left, "right": self.right, "count": list(self.count),
+            "moves": list(self.moves), "seconds": list(self.seconds),
+            "marks": [[k, seat, index, str(kind)] for k, seat, index, kind in self.marks],
+            "forced": list(self.forced), "last_seat": self.last_seat,
+            "outcome": None if outcome is None else [str(outcome.end), outcome.seat, list(outcome.pips)],
+            "false_pass_seconds": self.false_pass_seconds,
+        }
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> Deal:
+        """A deal from :meth:`snapshot`, trusted to be one: only its shape is checked (types and
+        lengths), not the rules; replay :meth:`from_dict` for input from elsewhere."""
+        def ints(value: object, length: int | None = None) -> list[int]:
+            if not (isinstance(value, list) and all(type(x) is int for x in value)
+                    and (length is None or len(value) == length)):
+                raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+            return list(value)
+
+        if not isinstance(data, Mapping):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+        deal = object.__new__(cls)
+        try:
+            deal.hands = ints(data["hands"], 4)
+            deal.times = tuple(ints(data["times"], 4))
+            deal.count = ints(data["count"], 7)
+            deal.moves = ints(data["moves"])
+            deal.forced = ints(data["forced"], 4)
+            deal.turn, deal.left, deal.right = ints([data["turn"], data["left"], data["right"]])
+            deal.leader, deal.seed, deal.last_seat = data["leader"], data["seed"], data["last_seat"]
+            deal.seconds = list(data["seconds"])
+            deal.false_pass_seconds = data["false_pass_seconds"]
+            deal.marks = [(k, seat, index, Mark(kind)) for k, seat, index, kind in data["marks"]]
+            outcome = data["outcome"]
+            deal.outcome = None if outcome is None else DealOutcome(DealEnd(outcome[0]), outcome[1],
+                                                                    (outcome[2][0], outcome[2][1]))
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged")) from None
+        timed = deal.seconds + [deal.false_pass_seconds]
+        if not (is_seat(deal.leader) and len(deal.seconds) == len(deal.moves) and 0 <= deal.turn < 4
+                and all(x is None or type(x) is float for x in timed)):
+            raise RulesError(gettext_noop("a deal's snapshot is damaged"))
+        return deal
 
     def copy(self) -> Deal:
         other = object.__new__(Deal)

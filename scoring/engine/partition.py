@@ -9,22 +9,30 @@ simply replays without it.
 Deals are recorded in summary form (:meth:`record_deal`: how it ended and the pips left, as on a
 paper protocol) or played move by move (:meth:`start_deal`, then :meth:`play` and
 :meth:`pass_turn`; the deal is recorded by itself at domino or fish).
+
+The clock of a live table (RULES 6): the server measures time, the rules of the clock are here.
+:meth:`awaited` names the move being timed and its allowance; :meth:`record_lapse` records a
+lapse the moment the clock runs out; a move arrives with the ``seconds`` charged to it, and each
+lapse those seconds imply that was not recorded yet is recorded then. Every lapse is a
+``move_time`` violation and an event of its own, recorded when it becomes known, so its id (the
+index of its event, like any violation's) stays the same through every replay and an annulment
+of it sticks; a replay never derives lapses again from the stored seconds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 from . import rules
-from .deal import Deal, DealOutcome, is_seat, pair_of
+from .deal import Deal, DealOutcome, check_seconds, is_seat, pair_of
 from .errors import PartitionError, RulesError, gettext_noop
 from .regulations import FishTie, Format, NextLead, Regulations, RepeatScope
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import Absent, Consequence, DealEnd, Expiry, Next, Pair, Reason, Seat, Side, ViolationCode
 
-__all__ = ["Partition", "DealRecord", "PenaltyRecord", "ViolationRecord", "Decision", "Status"]
+__all__ = ["Partition", "DealRecord", "PenaltyRecord", "ViolationRecord", "Decision", "Status", "Awaited"]
 
 _PAIRS: Final = tuple(p.value for p in Pair)
 _ABSENT: Final = tuple(a.value for a in Absent)
@@ -70,7 +78,14 @@ class PenaltyRecord:
 
 @dataclass(frozen=True)
 class ViolationRecord:
-    """A violation by ``seat``: its consequence, or the reason it was annulled."""
+    """A violation by ``seat``: its consequence, or the reason it was annulled.
+
+    ``deal`` is the deal during which it was recorded, or between deals the number of deals
+    played (0 before the first); ``move`` the index (from 0, plays and passes) of the move that
+    was awaited, when known; ``lapse`` which lapse of that move's clock it is (from 1), for a
+    ``move_time`` violation the clock recorded. ``after_deal`` is the number of deals played
+    when it was recorded.
+    """
 
     id: int
     after_deal: int
@@ -78,6 +93,30 @@ class ViolationRecord:
     code: ViolationCode
     consequence: Consequence  # a warning or a penalty
     annulled: str | None = None
+    deal: int = 0
+    move: int | None = None
+    lapse: int | None = None
+
+    @property
+    def occurrence(self) -> tuple[int, bool, int, bool, int, int]:
+        """Sort key of the order of occurrence the protocol format defines: by deal; within it
+        by move, a move's lapses first, then what was recorded while it was awaited; those
+        without a move after all the deal's moves; then in the order recorded."""
+        return (self.deal, self.move is None, self.move or 0, self.lapse is None, self.lapse or 0, self.id)
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """The move a live table's clock is timing (RULES 6): move ``move`` (from 0, plays and
+    passes) of deal ``deal``, by ``seat``, who has ``allowance`` seconds, fixed when his turn
+    began; ``lapses`` of it were already recorded (:meth:`Partition.record_lapse`), so the next
+    deadline falls when the charged time reaches ``(lapses + 1) * allowance``."""
+
+    deal: int
+    move: int
+    seat: Seat
+    allowance: int
+    lapses: int
 
 
 @dataclass(frozen=True)
@@ -108,6 +147,7 @@ class _State:
     penalties: list[PenaltyRecord] = field(default_factory=list)
     pending: list[PenaltyRecord] = field(default_factory=list)  # written during the current deal
     violations: list[ViolationRecord] = field(default_factory=list)
+    repeats: dict[tuple[int, ViolationCode], int] = field(default_factory=dict)  # counted violations by scope, code
     totals: tuple[int, int] = (0, 0)
     carry: int = 0  # points of drawn fish waiting for the next deal's winner (fish_tie = carry)
     next_leader: Seat | None = None
@@ -118,7 +158,8 @@ class _State:
     def copy(self) -> _State:
         """A copy to restore if an event turns out not to apply (the records are immutable)."""
         return dataclasses.replace(self, deals=list(self.deals), penalties=list(self.penalties),
-                                   pending=list(self.pending), violations=list(self.violations))
+                                   pending=list(self.pending), violations=list(self.violations),
+                                   repeats=dict(self.repeats))
 
 
 def _fish_seat_needed() -> PartitionError:
@@ -171,8 +212,8 @@ class Partition:
 
     @property
     def pending_penalties(self) -> list[PenaltyRecord]:
-        """Penalties written during the deal being played; they count when it ends."""
-        return list(self._state.pending)
+        """Penalties written during the deal being played; they count when it ends, in this order."""
+        return self._pending_in_order()
 
     @property
     def violations(self) -> list[ViolationRecord]:
@@ -370,8 +411,22 @@ class Partition:
         self._decide()
         return record
 
+    def _pending_in_order(self) -> list[PenaltyRecord]:
+        """The penalties written during the deal being played, in the order they will count (the
+        protocol format's): those that follow from violations in their order of occurrence
+        (:attr:`ViolationRecord.occurrence`), then the penalties written, as written."""
+        pending = list(self._state.pending)
+        if len(pending) > 1:
+            found = {v.id: v for v in self._state.violations}
+
+            def order(p: PenaltyRecord) -> tuple[int, tuple[int, bool, int, bool, int, int] | None]:
+                return (0, found[p.violation].occurrence) if p.violation is not None else (1, None)
+            pending.sort(key=order)
+        return pending
+
     def _count_pending(self) -> None:
-        pending, self._state.pending = self._state.pending, []
+        """Count the penalties written during the deal that ended (or was dropped)."""
+        pending, self._state.pending = self._pending_in_order(), []
         for p in pending:
             self._penalize(p.seat, p.code, p.violation)
 
@@ -396,19 +451,92 @@ class Partition:
             raise PartitionError(gettext_noop("give either a seed or the hands"))
         return self.current
 
-    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None) -> None:
-        """Play a tile in the current deal; the deal is recorded by itself when it ends."""
-        self._current().play(tile, end, seat)
+    def play(self, tile: Tile | TileIndex | str, end: Side | None = None, seat: Seat | None = None,
+             seconds: float | None = None) -> None:
+        """Play a tile in the current deal; the deal is recorded by itself when it ends.
+        ``seconds``: the time the clock charged to the move (see :meth:`_timed`)."""
+        deal = self._current()
+        self._timed(deal, seconds, lambda charged: deal.play(tile, end, seat, charged))
         self._close_if_over()
 
-    def pass_turn(self, seat: Seat | None = None) -> None:
-        self._current().pass_turn(seat)
-
-    def end_false_pass(self, seat: Seat) -> DealRecord:
-        """The referee ends the current deal for a false pass by ``seat`` (RULES 7)."""
+    def pass_turn(self, seat: Seat | None = None, seconds: float | None = None) -> None:
+        """The player to move passes in the current deal; ``seconds`` as for :meth:`play`."""
         deal = self._current()
-        deal.end_false_pass(seat)
+        self._timed(deal, seconds, lambda charged: deal.pass_turn(seat, charged))
+
+    def end_false_pass(self, seat: Seat, seconds: float | None = None) -> DealRecord:
+        """The referee ends the current deal for a false pass by ``seat`` (RULES 7); ``seconds``:
+        the time the clock had charged to the move awaited then (see :meth:`_timed`)."""
+        deal = self._current()
+        self._timed(deal, seconds, lambda charged: deal.end_false_pass(seat, charged))
         return self._close(deal)
+
+    def apply_move(self, move: Mapping[str, Any]) -> None:
+        """Apply one protocol move (:meth:`Deal.apply`) to the current deal, its ``"seconds"``
+        counted as :meth:`play` counts them; a mark is no move and is not timed."""
+        deal = self._current()
+        if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
+            self._timed(deal, move.get("seconds"), lambda charged: deal.apply(move))
+        else:
+            deal.apply(move)
+        self._close_if_over()
+
+    def _timed(self, deal: Deal, seconds: object, move: Callable[[float | None], None]) -> None:
+        """Make ``move`` of the player to move, charged ``seconds`` (rounded to 0.1 s).
+
+        With the allowance ``a`` fixed when his turn began, the move lapsed
+        ``floor(seconds / a)`` times (:func:`.rules.move_lapses`); the lapses beyond those
+        :meth:`record_lapse` already recorded for it are recorded once the move is made, each a
+        ``move_time`` violation of his. Seconds fewer than the recorded lapses require (or none,
+        after a lapse) are refused: the clock cannot have run out more often than it was charged.
+        """
+        charged = check_seconds(seconds)
+        seat, index, allowance = deal.to_move, len(deal.moves), deal.allowance()
+        recorded = self._recorded_lapses(index)
+        lapses = 0 if charged is None else rules.move_lapses(charged, allowance)
+        if lapses < recorded:
+            raise PartitionError(gettext_noop("the clock of this move already ran out %(count)s times: at least %(least)s s"
+                                              " were charged to it, got %(seconds)s"),
+                                 count=recorded, least=recorded * allowance, seconds=repr(charged))
+        move(charged)
+        for lapse in range(recorded + 1, lapses + 1):
+            self._event({"type": "violation", "seat": seat, "code": ViolationCode.MOVE_TIME.value, "move": index,
+                         "lapse": lapse})
+
+    def _recorded_lapses(self, move: int) -> int:
+        """Lapses already recorded for move ``move`` of the deal being played: its events come
+        after the last deal or restart."""
+        count = 0
+        for event in reversed(self.events):
+            if event.get("type") in ("deal", "restart"):
+                break
+            if event.get("lapse") is not None and event.get("move") == move:
+                count += 1
+        return count
+
+    def awaited(self) -> Awaited | None:
+        """The move the clock is timing in the deal played move by move; ``None`` between deals
+        and for a deal recorded in summary form."""
+        deal = self.current
+        if deal is None or deal.outcome is not None:
+            return None
+        index = len(deal.moves)
+        return Awaited(len(self._state.deals) + 1, index, deal.to_move, deal.allowance(), self._recorded_lapses(index))
+
+    def record_lapse(self, seat: Seat) -> ViolationRecord:
+        """The live clock ran out on the move awaited in the current deal (RULES 6): a
+        ``move_time`` violation of ``seat``, who must be the one to move, recorded at the
+        deadline as lapse ``k`` of that move (``k``: the lapses recorded for it, plus one); the
+        same allowance then starts again. When the move arrives, only the lapses its seconds
+        imply beyond these are added (:meth:`_timed`)."""
+        deal = self._current()
+        if seat != deal.to_move or not is_seat(seat):
+            raise PartitionError(gettext_noop("the clock runs for seat %(turn)s, not for seat %(seat)s"),
+                                 turn=deal.to_move, seat=repr(seat))
+        index = len(deal.moves)
+        record: ViolationRecord = self._event({"type": "violation", "seat": seat, "code": ViolationCode.MOVE_TIME.value,
+                                               "move": index, "lapse": self._recorded_lapses(index) + 1})
+        return record
 
     def _current(self) -> Deal:
         if self.current is None:
@@ -447,8 +575,18 @@ class Partition:
             raise PartitionError(gettext_noop("a deal is restarted for wrong_lead or out_of_turn, not %(code)s"),
                                  code=repr(event.get("code")))
         self._check_open()
-        self._count_pending()  # the dropped deal will not end: what was written during it counts now
+        self._drop_deal()
         return self._on_penalty(event)
+
+    def _drop_deal(self) -> None:
+        """The deal being played will not end (restarted, or the partition forfeited): it is no
+        deal of the partition, so what was recorded during it counts as recorded between the
+        deals (``deal``: the deals played, no move), as the protocol format writes it, and now."""
+        s = self._state
+        played = len(s.deals)
+        s.violations = [dataclasses.replace(v, deal=played, move=None, lapse=None) if v.deal > played else v
+                        for v in s.violations]
+        self._count_pending()
 
     def write_penalty(self, seat: Seat, code: ViolationCode) -> PenaltyRecord:
         """Write a pair penalty on the pair of ``seat`` now (RULES 7)."""
@@ -488,10 +626,35 @@ class Partition:
             s.decision = None
         return record
 
-    def record_violation(self, seat: Seat, code: ViolationCode) -> ViolationRecord:
+    def record_violation(self, seat: Seat, code: ViolationCode, move: int | None = None) -> ViolationRecord:
         """A violation by ``seat``: a warning first and a penalty when repeated for ``move_time``
-        and ``conduct`` (counted by ``repeat_scope``), a penalty at once for the others."""
-        record: ViolationRecord = self._event({"type": "violation", "seat": seat, "code": code})
+        and ``conduct`` (counted by ``repeat_scope``), a penalty at once for the others.
+
+        ``move``: the index (from 0, plays and passes) of the move that was awaited. During a
+        deal played move by move it is the move awaited now, filled in when left out. Without
+        such a deal it places the violation during the deal being played on paper (the next to
+        be recorded, e.g. a lapse of the referee's clock): its penalty counts after that deal,
+        and the moves come in order (none before one already recorded in that deal).
+        """
+        event: dict[str, Any] = {"type": "violation", "seat": seat, "code": code}
+        if self.current is not None:
+            awaited = len(self.current.moves)
+            if move is not None and (type(move) is not int or move != awaited):
+                raise PartitionError(gettext_noop("move %(move)s is not the move awaited, %(awaited)s"), move=repr(move),
+                                     awaited=awaited)
+            event["move"] = awaited
+        elif move is not None:
+            self._check_open()
+            if self._state.first_leader is None:
+                raise PartitionError(gettext_noop("record the lead draw before the first deal"))
+            coming = len(self._state.deals) + 1
+            last = max((v.move for v in self._state.violations if v.deal == coming and v.move is not None), default=0)
+            if type(move) is int and 0 <= move < last:  # the clock counts moves in order; bad ones: _on_violation
+                raise PartitionError(gettext_noop("move %(move)s is before move %(last)s, already recorded in this deal"),
+                                     move=move, last=last)
+            event["move"] = move
+            event["during_deal"] = True
+        record: ViolationRecord = self._event(event)
         return record
 
     def _on_violation(self, event: dict[str, Any]) -> ViolationRecord:
@@ -502,17 +665,28 @@ class Partition:
             raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
                                  known=", ".join(rules.PENALTY_CODES))
         code = ViolationCode(code)
+        move, lapse, during = event.get("move"), event.get("lapse"), bool(event.get("during_deal"))
+        if move is not None and not (type(move) is int and move >= 0 and during):
+            raise PartitionError(gettext_noop("the move of a violation is the index (0 or more) of a move awaited during a"
+                                              " deal, got %(move)s"), move=repr(move))
+        if lapse is not None and not (type(lapse) is int and lapse >= 1 and move is not None
+                                      and code == ViolationCode.MOVE_TIME):
+            raise PartitionError(gettext_noop("a lapse is a move_time violation of a move, counted from 1, got %(lapse)s"),
+                                 lapse=repr(lapse))
         scope = self.regulations.repeat_scope
-        same = [v for v in s.violations if v.code == code and v.annulled is None
-                and (v.seat == seat or (scope == RepeatScope.PAIR_PARTITION and v.seat % 2 == seat % 2))]
-        earlier = len(same) + (self.earlier_violations.get((seat, code), 0)
-                               if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
+        # Repeats are counted per player, or per pair (seats 1, 3 and 2, 4: the seat's parity).
+        key = (seat % 2 if scope == RepeatScope.PAIR_PARTITION else seat, code)
+        same = s.repeats.get(key, 0)
+        earlier = same + (self.earlier_violations.get((seat, code), 0) if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
         consequence = rules.violation_consequence(code, earlier)
         annulled = self._annulled.get(self._index)
-        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled)
+        if annulled is None:
+            s.repeats[key] = same + 1
+        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled,
+                                 len(s.deals) + during, move, lapse)
         s.violations.append(record)
         if consequence == Consequence.PENALTY and annulled is None:
-            self._penalty(seat, code, record.id, bool(event.get("during_deal")))
+            self._penalty(seat, code, record.id, during)
         return record
 
     def annul_violation(self, violation_id: int, reason: str) -> None:
@@ -590,7 +764,7 @@ class Partition:
             raise PartitionError(gettext_noop("pair %(pair)s has %(count)s penalties; a forfeit needs %(limit)s"), pair=pair,
                                  count=count, limit=limit)
         self.current = None
-        self._count_pending()
+        self._drop_deal()
         s.decision = Decision(rules.other_pair(Pair(pair)), Reason.FORFEIT)
         return s.decision
 
@@ -607,25 +781,51 @@ class Partition:
     # -- storing -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the regulations, every event, and the deal being played."""
+        """JSON-ready: the regulations, every event, and the deal being played; ``snapshot``
+        holds the state of each deal played move by move (:meth:`Deal.snapshot`), derived, for
+        ``from_dict(data, trusted=True)``."""
+        deals = [[k, e["deal"].snapshot()] for k, e in enumerate(self.events) if isinstance(e.get("deal"), Deal)]
         return {
             "regulations": self.regulations.to_dict(),
             "earlier_violations": [[seat, code, n] for (seat, code), n in self.earlier_violations.items()],
             "events": [{k: v.to_dict() if isinstance(v, Deal) else v for k, v in e.items()}
                        for e in self.events],
             "current": None if self.current is None else self.current.to_dict(),
+            "snapshot": {"deals": deals, "current": None if self.current is None else self.current.snapshot()},
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Partition:
-        """Replay a partition stored by :meth:`to_dict`."""
+    def from_dict(cls, data: Mapping[str, Any], trusted: bool = False) -> Partition:
+        """Replay a partition stored by :meth:`to_dict`, checking every event and every move.
+
+        ``trusted``: the data is the project's own storage, so the deals played move by move
+        are restored from the ``snapshot`` (shape checked) instead of replayed move by move;
+        the events still replay through the rules. Input from elsewhere is replayed.
+        """
         partition = cls(Regulations.from_dict(data.get("regulations")),
                         earlier_violations={(s, c): n for s, c, n in data.get("earlier_violations", [])})
-        for k, event in enumerate(data.get("events", []), 1):
+        snapshot = data.get("snapshot") if trusted else None
+        restored: dict[int, Deal] = {}
+        if snapshot is not None:
             try:
-                partition._event(dict(event))
+                restored = {k: Deal.restore(state) for k, state in snapshot["deals"]}
+            except (KeyError, TypeError, ValueError) as error:
+                raise PartitionError(gettext_noop("the snapshot is damaged")) from error
+        for k, event in enumerate(data.get("events", []), 1):
+            event = dict(event)
+            if k - 1 in restored:
+                if event.get("type") != "deal" or "deal" not in event:
+                    raise PartitionError(gettext_noop("the snapshot is damaged")).at(gettext_noop("event %(n)s"), n=k)
+                event["deal"] = restored.pop(k - 1)
+            try:
+                partition._event(event)
             except RulesError as error:
                 raise error.at(gettext_noop("event %(n)s"), n=k) from None
+        if restored:
+            raise PartitionError(gettext_noop("the snapshot is damaged"))
         if data.get("current") is not None:
-            partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
+            if snapshot is not None and snapshot.get("current") is not None:
+                partition.current = Deal.restore(snapshot["current"])
+            else:
+                partition.current = Deal.from_dict(data["current"], times=partition.regulations.allowances())
         return partition

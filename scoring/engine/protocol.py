@@ -4,22 +4,38 @@
 whole, with the place named: ``deal 3, move 7: 4-2 does not fit ends 5|1``); :func:`result_of`
 writes the output document of a partition; :func:`score_protocol` does both;
 :func:`write_protocol` exports a partition back to the input format.
+
+The clock (section "Timed moves and violations"): a move's ``seconds`` and the top-level
+``violations``. Reading, each lapse a move's seconds imply is recorded with
+:meth:`Partition.record_lapse` before the move, as a live table that caught every deadline
+would have, then the violations listed at that move, then the move; so a partition read from a
+file and one played live count their violations in the same order. Writing, a lapse whose move
+is in the file with its seconds is derived from them and listed only when annulled (with its
+``lapse``); the other violations are listed. A deal that was dropped (restarted) is not in the
+file, and the partition itself counts what was recorded during it as recorded between the deals
+(``deal``: the deals played before it, no ``move``), where their penalties counted.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Final, Mapping
 
-from .deal import Deal
+from . import rules
+from .deal import Deal, check_seconds
 from .errors import ProtocolError, RulesError, gettext_noop
-from .partition import DealRecord, Partition, PenaltyRecord
+from .partition import DealRecord, Partition, PenaltyRecord, ViolationRecord
 from .regulations import Regulations
 from .vocabulary import DealEnd, Expiry, Seat, ViolationCode
 
 __all__ = ["FORMAT", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
 
 FORMAT: Final = "domino-protocol/1"
-_KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show"}
+_KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show",
+                "violations"}
+_VIOLATION_KEYS: Final = {"deal", "move", "seat", "code", "annulled", "lapse"}
+#: The codes listed under ``violations``: a warning first (the others are penalties at once).
+_LISTED_CODES: Final = tuple(c.value for c in ViolationCode if c in rules.ESCALATING_CODES)
 _DEAL_KEYS: Final = {"end", "seat", "pips"}
 _MOVE_DEAL_KEYS: Final = {"hands", "moves"}
 _EXPIRIES: Final = tuple(e.value for e in Expiry)
@@ -27,6 +43,68 @@ _EXPIRIES: Final = tuple(e.value for e in Expiry)
 
 def _fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
     return ProtocolError(template, where, **params)
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """A violation of the protocol's ``violations`` list, the ``n``-th (from 1)."""
+
+    n: int
+    deal: int
+    move: int | None
+    seat: Any  # checked by the partition as it records it
+    code: str
+    annulled: str | None
+    lapse: int | None
+
+    def record(self, partition: Partition, as_lapse: bool = False) -> None:
+        """Record it (as a lapse of the clock, or listed), then annul it when it was annulled."""
+        try:
+            if as_lapse:
+                record = partition.record_lapse(self.seat)
+            else:
+                record = partition.record_violation(self.seat, ViolationCode(self.code), self.move)
+            if self.annulled is not None:
+                partition.annul_violation(record.id, self.annulled)
+        except RulesError as error:
+            raise error.at(gettext_noop("violation %(n)s"), n=self.n) from None
+
+
+def _read_violations(value: Any, deals: int) -> list[_Listed]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail(gettext_noop("must be a list"), "violations")
+    result: list[_Listed] = []
+    for n, item in enumerate(value, 1):
+        where = (gettext_noop("violation %(n)s"), {"n": n})
+        if not isinstance(item, Mapping) or not {"deal", "seat", "code"} <= set(item) <= _VIOLATION_KEYS:
+            raise _fail(gettext_noop("a violation has deal, seat and code, and may have move, annulled and lapse")).at(
+                where[0], **where[1])
+        deal, move, code = item["deal"], item.get("move"), item["code"]
+        annulled, lapse = item.get("annulled"), item.get("lapse")
+        error: ProtocolError | None = None
+        if type(deal) is not int or not 0 <= deal <= deals + 1:
+            error = _fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
+        elif move is not None and (type(move) is not int or move < 0 or deal == 0):
+            error = _fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
+                          value=repr(move))
+        elif move is None and deal == deals + 1:
+            error = _fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
+                          deal=deal)
+        elif code not in _LISTED_CODES:
+            error = _fail(gettext_noop("a violation is %(codes)s, got %(value)s; other codes are penalties at once"),
+                          codes=", ".join(_LISTED_CODES), value=repr(code))
+        elif annulled is not None and (not isinstance(annulled, str) or not annulled.strip()):
+            error = _fail(gettext_noop("annulled must be the reason, a text"))
+        elif lapse is not None and not (type(lapse) is int and lapse >= 1 and annulled is not None and move is not None
+                                        and code == ViolationCode.MOVE_TIME):
+            error = _fail(gettext_noop("lapse (1 or more) names an annulled move_time lapse of a move, got %(value)s"),
+                          value=repr(lapse))
+        if error is not None:
+            raise error.at(where[0], **where[1])
+        result.append(_Listed(n, deal, move, item["seat"], code, annulled, lapse))
+    return result
 
 
 def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
@@ -45,6 +123,7 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
         raise _fail(gettext_noop("must be a list of deals"), "deals")
     penalties = _read_penalties(doc.get("penalties"), len(deals))
     time_expired = _read_time(doc.get("time_expired"), len(deals))
+    listed = _read_violations(doc.get("violations"), len(deals))
     no_show = doc.get("no_show")
     if no_show is not None:
         if deals:
@@ -52,6 +131,8 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
         _place(partition.record_no_show, "no_show", no_show)
         if "first_leader" in doc and doc["first_leader"] is not None:
             _place(partition.draw_lead, "first_leader", doc["first_leader"])
+        for item in listed:
+            item.record(partition)
         for k, (_, seat, code) in enumerate(penalties, 1):
             _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         return partition, pairs
@@ -61,6 +142,9 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
 
     def between(done: int) -> None:
         """Events written after deal ``done`` and before the next one, in the format's order."""
+        for item in listed:
+            if item.deal == done and item.move is None:
+                item.record(partition)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
                 _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
@@ -72,20 +156,30 @@ def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
     between(0)
     for n, deal in enumerate(deals, 1):
         try:
-            _read_deal(partition, deal, last=n == len(deals))
+            _read_deal(partition, deal, last=n == len(deals),
+                       listed=[item for item in listed if item.deal == n and item.move is not None])
         except RulesError as error:
             raise error.at(gettext_noop("deal %(n)s"), n=n) from None
         if partition.current is None:
             between(n)
+    n = len(deals)
     if partition.current is not None:
-        # The last deal is still being played: penalties after it were written during it.
-        n = len(deals)
+        # The last deal is still being played: what is written after it was written during it.
         if time_expired == (Expiry.AFTER_DEAL, n):
             raise _fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
                         "time_expired", n=n)
+        for item in listed:
+            if item.deal == n and item.move is None:
+                item.record(partition)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == n:
                 _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+    coming = [item for item in listed if item.deal == n + 1]
+    if coming and partition.current is not None:
+        raise _fail(gettext_noop("deal %(n)s is still being played: no violation can be during the next"),
+                    n=n).at(gettext_noop("violation %(n)s"), n=coming[0].n)
+    for item in coming:  # during a deal being played on paper, not written yet
+        item.record(partition)
     return partition, pairs
 
 
@@ -141,7 +235,8 @@ def _read_time(value: Any, deals: int) -> tuple[Expiry, int] | None:
     return kind, n
 
 
-def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
+def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed]) -> None:
+    """Read one deal and the violations ``listed`` at its moves."""
     if not isinstance(deal, Mapping):
         raise _fail(gettext_noop("a deal must be an object"))
     if "hands" in deal:
@@ -162,16 +257,27 @@ def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
                     raise _fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
                                 end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
                 try:
-                    current.apply(move)
+                    if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
+                        _before_move(partition, current, move, listed)
+                    partition.apply_move(move)
                 except RulesError as error:
                     raise error.at(gettext_noop("move %(n)s"), n=k) from None
-                partition._close_if_over()
+            if partition.current is not None:  # still being played: what was recorded while a move is awaited
+                awaited = len(current.moves)
+                for item in [item for item in listed if item.move == awaited]:
+                    listed.remove(item)
+                    item.record(partition, item.code == ViolationCode.MOVE_TIME and item.seat == current.to_move)
         except RulesError:
             partition.current = None
             raise
+        if listed:
+            raise _fail(gettext_noop("the deal has no move %(move)s being awaited"), move=listed[0].move).at(
+                gettext_noop("violation %(n)s"), n=listed[0].n)
         if partition.current is not None and not last:
             raise _fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
         return
+    for item in sorted(listed, key=lambda item: item.move or 0):  # during the deal played on paper
+        item.record(partition)
     unknown = sorted(set(deal) - _DEAL_KEYS)
     if unknown:
         raise _fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
@@ -180,6 +286,28 @@ def _read_deal(partition: Partition, deal: Any, last: bool) -> None:
         raise _fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
     end: Any = deal.get("end")  # checked by the partition, which names what is wrong
     partition.record_deal(end, deal.get("seat"), (pips["A"], pips["B"]))
+
+
+def _before_move(partition: Partition, deal: Deal, move: Mapping[str, Any], listed: list[_Listed]) -> None:
+    """What happened while ``move`` was awaited, in the format's order: the lapses its seconds
+    imply (an annulled one listed with its ``lapse`` replaces one of them), then the violations
+    listed at it; ``listed`` keeps the others."""
+    index, seat = len(deal.moves), deal.to_move
+    here = [item for item in listed if item.move == index]
+    for item in here:
+        listed.remove(item)
+    charged = check_seconds(move.get("seconds"))
+    lapses = 0 if charged is None else rules.move_lapses(charged, deal.allowance())
+    for lapse in range(1, lapses + 1):
+        match = next((item for item in here if item.code == ViolationCode.MOVE_TIME and item.annulled is not None
+                      and item.seat == seat and (item.lapse or 1) == lapse), None)
+        if match is None:
+            partition.record_lapse(seat)
+        else:
+            here.remove(match)
+            match.record(partition, as_lapse=True)
+    for item in here:
+        item.record(partition)
 
 
 def allowances_of(deal: Mapping[str, Any], times: tuple[int, int, int, int]) -> list[int]:
@@ -219,8 +347,14 @@ def _penalty_output(penalty: PenaltyRecord) -> dict[str, Any]:
             "points": penalty.points, "totals": _totals(penalty.totals)}
 
 
+def _violation_output(violation: ViolationRecord) -> dict[str, Any]:
+    return {"deal": violation.deal, "move": violation.move, "seat": violation.seat, "code": _text(violation.code),
+            "outcome": "annulled" if violation.annulled is not None else _text(violation.consequence)}
+
+
 def result_of(partition: Partition) -> dict[str, Any]:
-    """The output document of a partition (deals, penalties, totals, winner, reason)."""
+    """The output document of a partition (deals, penalties, totals, winner, reason, and the
+    violations the format lists, ``move_time`` and ``conduct``, in order of occurrence)."""
     times = partition.regulations.allowances()
     decision = partition.decision
     out: dict[str, Any] = {
@@ -229,6 +363,8 @@ def result_of(partition: Partition) -> dict[str, Any]:
         "totals": _totals(partition.totals),
         "winner": _text(decision.winner) if decision else None,
         "reason": _text(decision.reason) if decision else None,
+        "violations": [_violation_output(v) for v in sorted(partition.violations, key=lambda v: v.occurrence)
+                       if v.code in rules.ESCALATING_CODES],
     }
     if partition.current is not None:
         current = partition.current.to_dict()
@@ -246,9 +382,40 @@ def score_protocol(doc: Any) -> dict[str, Any]:
     return result_of(read_protocol(doc)[0])
 
 
+def _written_violations(partition: Partition) -> list[dict[str, Any]]:
+    """The ``violations`` of the file (module docstring): each with its key of occurrence."""
+    moves: dict[int, int] = {d.n: len(d.deal.moves) for d in partition.deals
+                             if d.deal is not None and d.end != DealEnd.FALSE_PASS}
+    if partition.current is not None:
+        moves[len(partition.deals) + 1] = len(partition.current.moves)  # the move awaited never came
+    escalating = [v for v in partition.violations if v.code in rules.ESCALATING_CODES]
+    derived: dict[tuple[int, int], int] = {}  # (deal, move) -> lapses its seconds imply
+    for v in escalating:
+        if v.lapse is not None and v.move is not None and v.move < moves.get(v.deal, 0):
+            derived[v.deal, v.move] = derived.get((v.deal, v.move), 0) + 1
+    written: list[dict[str, Any]] = []
+    for v in sorted(escalating, key=lambda v: v.occurrence):
+        deal, move = v.deal, v.move
+        item: dict[str, Any] = {"deal": deal, "seat": v.seat, "code": _text(v.code)}
+        if move is not None:
+            item["move"] = move
+        if v.annulled is not None:
+            item["annulled"] = v.annulled
+        if move is not None and (deal, move) in derived:
+            if v.lapse is not None:
+                if v.annulled is None:
+                    continue  # derived from the move's seconds
+                item["lapse"] = v.lapse
+            elif v.annulled is not None and v.code == ViolationCode.MOVE_TIME:
+                item["lapse"] = derived[deal, move] + 1  # matches no derived lapse: stays a listed one
+        written.append(item)
+    return written
+
+
 def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
-    """Export a partition to the input format. Warnings and annulled violations have no place
-    in the format and are left out; the penalties they led to are kept."""
+    """Export a partition to the input format: the deals, the penalties, the clock's seconds and
+    the violations (module docstring). Violations of the codes that are penalties at once are
+    written as their penalties."""
     regulations = {k: v for k, v in partition.regulations.to_dict().items() if v is not None}
     penalties: list[dict[str, Any]] = []
     false_pass_deals = {d.n for d in partition.deals if d.end == DealEnd.FALSE_PASS}
@@ -256,7 +423,10 @@ def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None =
         if p.code == ViolationCode.FALSE_PASS and p.violation is None and p.after_deal in false_pass_deals:
             false_pass_deals.discard(p.after_deal)  # written by the false-pass deal itself
             continue
+        if p.violation is not None and p.code in rules.ESCALATING_CODES:
+            continue  # follows from a violation written under violations
         penalties.append({"after_deal": p.after_deal, "seat": p.seat, "code": _text(p.code)})
+    violations = _written_violations(partition)
     deals: list[dict[str, Any]] = []
     for d in partition.deals:
         if d.deal is not None and d.end != DealEnd.FALSE_PASS:
@@ -278,6 +448,8 @@ def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None =
     doc["deals"] = deals
     if penalties:
         doc["penalties"] = penalties
+    if violations:
+        doc["violations"] = violations
     if partition.time_expired is not None:
         kind, n = partition.time_expired
         doc["time_expired"] = {str(kind): n}

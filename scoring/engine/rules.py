@@ -16,7 +16,7 @@ from .vocabulary import Consequence, DealEnd, Pair, Seat, ViolationCode
 
 __all__ = [
     "DEAL_ENDS", "VIOLATION_CODES", "ESCALATING_CODES", "PENALTY_CODES", "RESTART_CODES", "other_pair", "deal_base_points",
-    "deal_winner", "check_pips", "next_leader", "violation_consequence", "penalty_delta",
+    "deal_winner", "check_pips", "next_leader", "move_lapses", "violation_consequence", "penalty_delta",
 ]
 
 # The lists of codes are the enums' plain values: the Django layer makes form and serializer
@@ -91,6 +91,13 @@ def next_leader(previous_leader: Seat, outcome: DealOutcome, regulations: Regula
     if regulations.next_lead == NextLead.WINNER and outcome.end != DealEnd.FALSE_PASS:
         return outcome.seat
     return previous_leader % 4 + 1
+
+
+def move_lapses(seconds: float, allowance: int) -> int:
+    """How many times a move charged ``seconds`` (to 0.1 s) overran its ``allowance`` (RULES 6):
+    a lapse falls each time the charged time reaches a multiple of the allowance, that instant
+    included, so ``floor(seconds / allowance)``. Counted in tenths, free of binary fractions."""
+    return round(seconds * 10) // (allowance * 10)
 
 
 def violation_consequence(code: ViolationCode, earlier: int) -> Consequence:

@@ -10,7 +10,7 @@ from .deal import Deal, new_seed
 from .partition import Partition
 from .regulations import Regulations
 
-__all__ = ["play_random_move", "play_random_deal", "play_random_partition"]
+__all__ = ["play_random_move", "play_random_deal", "play_timed_deal", "play_random_partition"]
 
 
 def play_random_move(deal: Deal, rng: random.Random) -> int:
@@ -39,13 +39,34 @@ def play_random_deal(deal: Deal, rng: random.Random) -> list[int]:
     return allowances
 
 
-def play_random_partition(regulations: Regulations | None = None, seed: int = 0) -> Partition:
+def play_timed_deal(partition: Partition, rng: random.Random, overrun: float = 1.3) -> None:
+    """Play the partition's current deal to its end at random, move by move through the
+    partition as a live table does, each move charged seconds drawn up to ``overrun`` times its
+    allowance (so that some lapse: ``move_time`` violations)."""
+    deal = partition.current
+    while deal is not None and partition.current is deal:
+        awaited = partition.awaited()
+        assert awaited is not None  # a deal being played awaits a move
+        seconds = round(rng.uniform(0, overrun * awaited.allowance), 1)
+        moves = deal.legal_moves()
+        if moves:
+            tile, end = rng.choice([(m.tile, m.end) for m in moves if m.tile is not None])
+            partition.play(tile, end, seconds=seconds)
+        else:
+            partition.pass_turn(seconds=seconds)
+
+
+def play_random_partition(regulations: Regulations | None = None, seed: int = 0, timed: bool = False) -> Partition:
     """A whole partition played at random from ``seed``: the lead draw, then deals dealt from
-    seeds drawn from the same generator, until the partition is decided."""
+    seeds drawn from the same generator, until the partition is decided; ``timed``: every move
+    charged seconds (:func:`play_timed_deal`)."""
     rng = random.Random(seed)
     partition = Partition(regulations, first_leader=rng.randint(1, 4))
     while not partition.is_over:
         deal = partition.start_deal(seed=new_seed(rng))
-        play_random_deal(deal, rng)
-        partition._close_if_over()
+        if timed:
+            play_timed_deal(partition, rng)
+        else:
+            play_random_deal(deal, rng)
+            partition._close_if_over()
     return partition

@@ -34,11 +34,12 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import _engine_error, _store, append, result_summary
+from scoring.services import _engine_error, _store, append, engine_partition, result_summary
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
-from . import clock
+from . import clock, events
+from .state import table_state
 
 
 class StaleTurn(ValidationError):
@@ -71,16 +72,11 @@ def _lock(partition_id: int) -> tuple[Partition, LiveTable]:
     """The partition and its live table, both rows locked (in one query)."""
     try:
         partition = (Partition.objects.select_for_update(of=("self", "live"))
-                     .select_related("live", "table__tour__tournament").get(pk=partition_id))
+                     .select_related("live", "table__tour__tournament", "table__seat1", "table__seat2", "table__seat3",
+                                     "table__seat4").get(pk=partition_id))
         return partition, partition.live
     except (Partition.DoesNotExist, LiveTable.DoesNotExist):
         raise ValidationError(_("This table is not played live.")) from None
-
-
-def _game(partition: Partition) -> engine.Partition:
-    if partition.state:
-        return engine.Partition.from_dict({**partition.state, "current": partition.current})
-    return engine.Partition(partition.table.tour.tournament.rules)
 
 
 def _rules(partition: Partition) -> engine.Regulations:
@@ -96,12 +92,12 @@ class _Step:
         self._game: engine.Partition | None = None
         self.events_before = 0
         self.before = result_summary(partition)
-        self.actions: list[tuple[str, dict[str, Any], bool]] = []  # (action, data, keeps state)
+        self.done: list[str] = []  # the actions recorded, in order
 
     @property
     def game(self) -> engine.Partition:
         if self._game is None:
-            self._game = _game(self.partition)
+            self._game = engine_partition(self.partition)
             self.events_before = len(self._game.events)
         return self._game
 
@@ -123,6 +119,14 @@ class _Step:
         append(partition, action, data, user=self.actor.user, address=self.actor.address, before=self.before,
                keep_state=keep_state)
         self.before = result_summary(partition)
+        self.done.append(action)
+
+    def announce(self) -> None:
+        """The one event of this transaction, for the live screens: the table as the public sees
+        it, and every action recorded. Last, after every other lock (scoring.live.events)."""
+        if self.done:
+            events.announce(self.partition, self.done[-1], table_state(self.partition, game=self.game),
+                            actions=self.done)
 
 
 def _change(partition_id: int, actor: Actor, check: Callable[[_Step], None], act: Callable[[_Step], Any], *,
@@ -139,6 +143,7 @@ def _change(partition_id: int, actor: Actor, check: Callable[[_Step], None], act
         act(step)
         _arm(step)
         live.save()
+        step.announce()
     return partition
 
 
@@ -262,6 +267,21 @@ def _send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> No
 # -- public operations --------------------------------------------------------------------------
 
 
+Check = Callable[[_Step], None]
+
+
+def _all(*checks: Check) -> Check:
+    """One check made of several, in order."""
+    def check(step: _Step) -> None:
+        for each in checks:
+            each(step)
+    return check
+
+
+def _modes(*modes: str) -> Check:
+    return lambda step: _mode(step, *modes)
+
+
 def _referee(step: _Step) -> None:
     if not can_referee(step.actor.user, step.partition.table):
         raise PermissionDenied(_("Only the referee of this table may do this."))
@@ -321,6 +341,7 @@ def start_tour(user, tour: Tour) -> Tour:
             step = _Step(partition, live, Actor(user), now)
             step.game  # a new partition under the tournament's regulations
             step.record("live", {"mode": live.mode, "no_show_deadline": deadline.isoformat()})
+            step.announce()
     return tour
 
 
@@ -417,7 +438,7 @@ def release_seat(user, partition_id: int, seat: int, *, address: str | None = No
             raise ValidationError(_("No device holds seat %(seat)s.") % {"seat": seat})
         step.record("release", {"seat": seat})
 
-    return _change(partition_id, Actor(user, address=address), lambda s: (_referee(s), _mode(s, "digital")), act)
+    return _change(partition_id, Actor(user, address=address), _all(_referee, _modes("digital")), act)
 
 
 def _present(step: _Step, seat: int) -> None:
@@ -487,7 +508,7 @@ def start_partition(user, partition_id: int, leader: int, *, address: str | None
             _clock_deal(step)
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "refereed", "clock"), _playing(s)), act)
+                   _all(_referee, _modes("refereed", "clock"), _playing), act)
 
 
 def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, turn: int | None = None,
@@ -504,7 +525,7 @@ def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, 
         step.record("hands", {"deal": len(step.game.deals) + 1, "leader": deal.leader})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "refereed"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("refereed"), _playing), act, turn=turn)
 
 
 def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None, end: str | None = None,
@@ -515,6 +536,8 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
     such a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
     if pass_turn == (tile is not None):
         raise ValidationError(_("Play a tile or pass."))
+    if end not in (None, *engine.Side):
+        raise ValidationError(_("A tile goes on the left or the right end."))
 
     def check(step: _Step) -> None:
         _mode(step, LiveTable.Mode.DIGITAL, LiveTable.Mode.REFEREED)
@@ -535,7 +558,7 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
         data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": seconds}
         try:
             if tile is not None:
-                game.play(tile, end, seat=seat, seconds=seconds)
+                game.play(tile, engine.Side(end) if end else None, seat=seat, seconds=seconds)
                 data.update(tile=tile, end=end)
             elif live.mode == LiveTable.Mode.REFEREED and game.current.legal_moves():
                 game.end_false_pass(seat, seconds=seconds)
@@ -584,7 +607,7 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
         step.record("tap", {"seat": seat, "move": number, "seconds": seconds, "turn": turn})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
 def _allowance(step: _Step, kind: str) -> int:
@@ -605,7 +628,7 @@ def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str
         step.record("allowance", {"seat": live.seat, "turn": turn, "allowance": live.allowance})
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act, turn=turn)
+                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
 def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips: Mapping[str, int], *,
@@ -617,7 +640,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
         if live.seat is None:
             raise ValidationError(_("No deal is being played."))
         try:
-            game.record_deal(end, seat, (pips["A"], pips["B"]))
+            game.record_deal(engine.DealEnd(end), seat, (pips["A"], pips["B"]))
         except engine.RulesError as error:
             raise step.refused(error) from None
         _new_turn(live, None, None, step.now)
@@ -625,7 +648,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
         _clock_deal(step)
 
     return _change(partition_id, Actor(user, address=address),
-                   lambda s: (_referee(s), _mode(s, "clock"), _playing(s)), act)
+                   _all(_referee, _modes("clock"), _playing), act)
 
 
 # -- pause -------------------------------------------------------------------------------------
@@ -696,6 +719,7 @@ def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip
         if not _catch_up(step, by=by):
             return False
         live.save()
+        step.announce()
         return True
 
 

@@ -11,9 +11,11 @@ from django.db import transaction
 
 from scoring import services as scoring_services
 from scoring.engine.simulate import play_random_partition
+from scoring.live import play as live_play
+from scoring.protocols.confirmations import set_pin
 from tournaments import services
 from tournaments import tours
-from tournaments.models import Tour, Tournament
+from tournaments.models import PlayMode, Tour, Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Only the
 # superuser is staff of the admin site; the referees work on the site's own pages.
@@ -26,6 +28,11 @@ DEMO_USERS = [
 DEMO_PLAYED_TOURS = 3
 
 DEMO_SLUG = "demo"
+#: The PIN of every demo player (README): the simulated players of the live tables take their seats
+#: with it (manage.py demo_players).
+DEMO_PIN = "2468"
+#: Tables of the tour under way played live, on the players' phones, by simulated players.
+DEMO_LIVE_TABLES = (3, 4)
 # 32 players, 16 pairs: (last name, first name, club, city).
 DEMO_PLAYERS = [
     ("Иванов", "Сергей", "Дуплет", "Москва"), ("Петров", "Андрей", "Дуплет", "Москва"),
@@ -75,7 +82,8 @@ class Command(BaseCommand):
     @transaction.atomic
     def tournament(self, organiser, chief, referee):
         """16 pairs, Swiss: three tours recorded deal by deal through the referee's services,
-        the fourth drawn, published and under way at two tables."""
+        the fourth drawn, published and started by the chief referee: two tables recorded on the
+        score sheet, two played live on the players' phones (DEMO_LIVE_TABLES)."""
         today = datetime.date.today()
         tournament = services.create_tournament(
             organiser, name="Открытый кубок по спортивному домино", slug=DEMO_SLUG, venue="Москва, клуб «Дуплет»",
@@ -90,12 +98,17 @@ class Command(BaseCommand):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
                 services.assign_referee(organiser, table, referee)
+                if number > DEMO_PLAYED_TOURS and table.number in DEMO_LIVE_TABLES:
+                    live_play.set_play_mode(organiser, table, PlayMode.DIGITAL)
+                    for player in table.seats:
+                        set_pin(organiser, player.pk, DEMO_PIN)
             tours.publish_tour(organiser, tour)
             for table in tour.tables.order_by("number"):
                 if number <= DEMO_PLAYED_TOURS:
                     self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number)
                 elif table.number <= 2:
                     self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number, deals=2)
+        live_play.start_tour(chief, tour)
         assert Tour.objects.filter(tournament=tournament, status=Tour.Status.FINISHED).count() == DEMO_PLAYED_TOURS
         return tournament
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0003_batch_per_tour'),
+        ('scoring', '0004_live_events'),
     ]
 
     operations = [

@@ -1,0 +1,81 @@
+"""``/api/tournaments/{slug}/live/events/``: a tournament's live events as Server-Sent Events.
+
+Visible to whoever may see the tournament (a draft is a 404 but for its staff). ``?tour=N`` and
+``?table=N`` keep the events of one tour and one table (their numbers); ``?after=N`` or the
+``Last-Event-ID`` header (which wins: the browser sends it when it reconnects) replays what came
+after event N first. Each event is ``id:`` (its number), ``event:`` (its kind) and ``data:``
+(JSON); see :func:`scoring.live.stream.stream` for ``hello`` and ``reset``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tournaments import permissions
+from tournaments.web.api import error_body
+
+from .stream import Message, stream
+
+#: How long a browser waits before it reconnects, in milliseconds.
+RETRY_MILLISECONDS = 1000
+
+
+def _visible_tournament(user, slug: str) -> int:
+    """The id of the tournament ``user`` may see, or a 404; then the request thread's database
+    connections are given back, since the stream holds the request for hours."""
+    try:
+        return get_object_or_404(permissions.visible_tournaments(user), slug=slug).pk
+    finally:
+        close_old_connections()
+
+
+def _number(value: str | None, name: str, errors: dict[str, list[str]], least: int) -> int | None:
+    if value is None or value == "":
+        return None
+    value = value.strip()
+    if value.isascii() and value.isdigit() and int(value) >= least:
+        return int(value)
+    errors[name] = [_("A whole number from %(least)s.") % {"least": least}]
+    return None
+
+
+def encode(message: Message | None) -> str:
+    """One event in the text/event-stream format; a comment line for None (the heartbeat)."""
+    if message is None:
+        return ": heartbeat\n\n"
+    data = json.dumps(message.data, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {message.number}\nevent: {message.kind}\ndata: {data}\n\n"
+
+
+async def _body(messages: AsyncIterator[Message | None]) -> AsyncIterator[str]:
+    yield f"retry: {RETRY_MILLISECONDS}\n\n"
+    async for message in messages:
+        yield encode(message)
+
+
+@require_GET
+async def live_events(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The tournament's live events (module docstring)."""
+    tournament_id = await sync_to_async(_visible_tournament)(request.user, slug)
+    errors: dict[str, list[str]] = {}
+    tour = _number(request.GET.get("tour"), "tour", errors, 1)
+    table = _number(request.GET.get("table"), "table", errors, 1)
+    last_event = request.headers.get("Last-Event-ID")
+    after = _number(last_event if last_event is not None else request.GET.get("after"),
+                    "Last-Event-ID" if last_event is not None else "after", errors, 0)
+    if errors:
+        detail = " ".join(f"{name}: {message}" for name, messages in errors.items() for message in messages)
+        return JsonResponse(error_body(detail, errors), status=400, json_dumps_params={"ensure_ascii": False})
+    response = StreamingHttpResponse(_body(stream(tournament_id, after, tour, table)),
+                                     content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

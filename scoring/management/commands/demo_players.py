@@ -1,0 +1,88 @@
+"""``manage.py demo_players``: simulated players at the demo tournament's digital tables.
+
+Started by ``make run`` beside the web server, the worker and the beat. Each simulated player
+takes his seat the way a person does (the table's seat, his PIN), then plays a random legal move
+after thinking 1 to 6 seconds; about one move in twelve he thinks too long, so that a visitor
+sees the clock run out, the warning and then the penalty recorded by the server. Everything goes
+through the same services as a phone's requests.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from scoring.live import clock, play
+from scoring.models import LiveTable, Partition
+from scoring.services import engine_partition
+from tournaments.management.commands.load_demo import DEMO_PIN, DEMO_SLUG
+
+#: One move in this many is deliberately too slow.
+SLOW_ONE_IN = 12
+
+
+def think_time(partition_id: int, turn: int, allowance: int) -> float:
+    """How long the player to move thinks at ``turn``: the same answer every time it is asked."""
+    rng = random.Random(partition_id * 1_000_003 + turn)
+    if rng.randrange(SLOW_ONE_IN) == 0:
+        return allowance + 0.5 + rng.uniform(0.5, 3.0)
+    return min(rng.uniform(1.0, 6.0), allowance * 0.8)
+
+
+class Command(BaseCommand):
+    help = "Simulated players at the demo tournament's digital tables (make run starts them)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--once", action="store_true", help="Make the moves that are due, then stop.")
+
+    def handle(self, *args, once: bool = False, **options):
+        tokens: dict[tuple[int, int], str] = {}
+        while True:
+            close_old_connections()
+            tables = list(LiveTable.objects.filter(
+                partition__table__tour__tournament__slug=DEMO_SLUG, mode=LiveTable.Mode.DIGITAL,
+                partition__status__in=[Partition.Status.SCHEDULED, Partition.Status.PLAYING]))
+            for table in tables:
+                self.seat(table, tokens)
+                self.move(table, tokens)
+            if once:
+                return
+            time.sleep(0.3)
+
+    def seat(self, table: LiveTable, tokens: dict[tuple[int, int], str]) -> None:
+        """Take the seats this process holds no token for (after a restart, the referee releases
+        them first, as he would for a lost phone)."""
+        partition = Partition.objects.select_related("table__referee").get(pk=table.pk)
+        referee = partition.table.referee
+        for seat in (1, 2, 3, 4):
+            if (table.pk, seat) in tokens:
+                continue
+            if partition.seat_holders.filter(seat=seat).exclude(token_hash="").exists() and referee is not None:
+                play.release_seat(referee, table.pk, seat)
+            tokens[(table.pk, seat)] = play.claim_seat(table.pk, seat, DEMO_PIN)
+
+    def move(self, table: LiveTable, tokens: dict[tuple[int, int], str]) -> None:
+        table.refresh_from_db()
+        if table.seat is None or table.paused_at is not None or table.turn_started_at is None:
+            return
+        waited = (clock.now() - table.turn_started_at).total_seconds() - table.turn_paused
+        if waited < think_time(table.pk, table.turn, table.allowance or 20):
+            return
+        deal = engine_partition(Partition.objects.get(pk=table.pk)).current
+        if deal is None:
+            return
+        rng = random.Random(table.pk * 7919 + table.turn)
+        moves = deal.legal_moves()
+        actor = play.Actor(None, tokens[(table.pk, table.seat)])
+        try:
+            if not moves:
+                play.move(actor, table.pk, table.turn, pass_turn=True)
+            else:
+                choice = rng.choice(moves)
+                play.move(actor, table.pk, table.turn, tile=str(choice.tile),
+                          end=str(choice.end) if choice.end else None)
+        except play.StaleTurn:
+            pass  # a timeout or the other process moved first: the next round sees the new turn
