@@ -58,6 +58,20 @@ ACTIONS = {
     "forfeit": _("Forfeit"),
     "import": _("Protocol imported"),
     "correction": _("Correction"),
+    # A partition played live (scoring.live.play).
+    "live": _("Table opened live"),
+    "seat": _("Seat taken on a phone"),
+    "release": _("Phone released"),
+    "check_in": _("Player present"),
+    "postpone": _("No-show postponed"),
+    "deal_start": _("Deal dealt"),
+    "hands": _("Hands entered"),
+    "move": _("Move"),
+    "timeout": _("Move time ran out"),
+    "tap": _("Move tapped"),
+    "allowance": _("Move time switched"),
+    "pause": _("Pause"),
+    "resume": _("Resumed"),
 }
 
 STATUSES = {"scheduled": _("not started"), "playing": _("playing"), "finished": _("finished")}

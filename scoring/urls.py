@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from .live import views as live
 from .protocols import views as protocols
 from . import sheet_views
 
@@ -9,6 +10,7 @@ tour = "tournaments/<slug:slug>/tours/<int:number>/"
 table = tour + "tables/<int:table>/protocol/"
 
 sheet = tour + "tables/<int:table>/sheet/"
+live_table = tour + "tables/<int:table>/"
 
 urlpatterns = [
     # The referee's score sheet (scoring/sheet_views.py).
@@ -19,6 +21,15 @@ urlpatterns = [
     path(sheet + "history/", sheet_views.sheet_history, name="sheet-history"),
     path(sheet + "history/<int:version>/", sheet_views.sheet_version, name="sheet-version"),
     path(sheet + "deals/<int:deal>/correct/", sheet_views.sheet_correct, name="sheet-correct"),
+    # Live tables (scoring/live/views.py): the public page, the player's phone, the referee's tablet.
+    path(live_table + "live/", live.live_table, name="live-table"),
+    path(live_table + "live/fragment/", live.live_table_fragment, name="live-table-fragment"),
+    path(live_table + "play/", live.live_play, name="live-play"),
+    path(live_table + "play/fragment/", live.live_play_fragment, name="live-play-fragment"),
+    path(live_table + "referee/", live.live_referee, name="live-referee"),
+    path(live_table + "referee/fragment/", live.live_referee_fragment, name="live-referee-fragment"),
+    path(tour + "start/", live.tour_start, name="tour-start"),
+    path("tournaments/<slug:slug>/manage/tours/<int:number>/play-mode/", live.tour_play_mode, name="tour-play-mode"),
     # Protocols (scoring/protocols/): print views, signed PDFs, confirmation at the table.
     path(table, protocols.partition_protocol, name="partition-protocol"),
     path(table + "pdf/", protocols.partition_protocol_pdf, name="partition-protocol-pdf"),

@@ -21,7 +21,7 @@ from tournaments.web.uploads import upload_limit
 from . import permissions, services, tours
 from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
                     SeatingForm, TournamentEditForm, TournamentForm, show_error)
-from .models import Entry, Pair, Role, Tour, Tournament
+from .models import Entry, Pair, PlayMode, Role, Tour, Tournament
 from .views import draw_context
 
 
@@ -247,6 +247,7 @@ def tour_manage(request, tournament, number: int):
     tour = _tour(tournament, number)
     return render(request, "tournaments/manage/tour.html", {
         **draw_context(tour), "tournament": tournament, "is_draft": tour.status == Tour.Status.DRAFT,
+        "play_modes": PlayMode.choices,
     })
 
 

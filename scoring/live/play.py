@@ -376,6 +376,27 @@ def set_play_mode(user, table: Table, mode: str) -> Table:
     return table
 
 
+def set_tour_play_mode(user, tour: Tour, mode: str, tables: Mapping[int, str] | None = None) -> Tour:
+    """The organiser or the chief referee chooses how a tour's tables are played, and (``tables``:
+    table number -> mode, "" as the tour says) a table's own way, all at once, before the tour
+    starts."""
+    if not can_referee_all(user, tour.tournament):
+        raise PermissionDenied(_("Only the chief referee may change how a table is played."))
+    tables = tables or {}
+    for value in (mode, *(v for v in tables.values() if v)):  # a table's "" is the tour's way
+        if value not in PlayMode.values:
+            raise ValidationError(_("Unknown way of playing %(mode)s.") % {"mode": value})
+    with transaction.atomic():
+        tour = Tour.objects.select_for_update().select_related("tournament").get(pk=tour.pk)
+        if tour.started_at is not None:
+            raise ValidationError(_("The tour has started: its tables are played as they were opened."))
+        tour.play_mode = mode
+        tour.save(update_fields=["play_mode"])
+        for number, table_mode in tables.items():
+            Table.objects.filter(tour=tour, number=number).update(play_mode=table_mode)
+    return tour
+
+
 def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = None) -> str:
     """A player takes his seat at a digital table (he scanned its code and typed his PIN): his
     device gets a token that holds the seat; he is checked in. One device holds a seat at a

@@ -21,9 +21,9 @@ FONT_DIR = settings.BASE_DIR / "static" / "fonts"
 SHEET_CSS = settings.BASE_DIR / "static" / "css" / "protocol-sheet.css"
 
 
-def qr_svg(url: str) -> str:
-    """The QR code of ``url`` as an inline SVG element."""
-    return segno.make(url, error="m").svg_inline(scale=3, border=2, omitsize=False)
+def qr_svg(url: str, scale: int = 3) -> str:
+    """The QR code of ``url`` as an inline SVG element, ``scale`` units a module."""
+    return segno.make(url, error="m").svg_inline(scale=scale, border=2, omitsize=False)
 
 
 def render_html(sheet: dict[str, Any], *, document: dict[str, Any] | None = None, pdf: bool = False,

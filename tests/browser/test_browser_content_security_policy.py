@@ -17,6 +17,8 @@ PAGES = [
     "/referee/", "/tournaments/cup/tours/1/tables/1/sheet/", "/tournaments/cup/tours/1/tables/1/sheet/history/",
     "/tournaments/cup/tours/1/tables/1/protocol/", "/tournaments/cup/tours/1/tables/1/protocol/confirm/",
     "/tournaments/cup/tours/1/protocol/", "/tournaments/cup/protocol/", "/tournaments/cup/tours/1/protocols/",
+    "/tournaments/cup/tours/1/tables/1/live/", "/tournaments/cup/tours/1/tables/1/play/",
+    "/tournaments/cup/tours/1/tables/1/referee/",
     "/verify/", "/manage/", "/manage/new/", "/tournaments/cup/manage/", "/tournaments/cup/manage/edit/",
     "/tournaments/cup/manage/entries/", "/tournaments/cup/manage/tours/1/", "/tournaments/cup/manage/tours/1/print/",
     "/tournaments/cup/manage/signing/", "/admin/", "/admin/auth/user/", "/no-such-page/",

@@ -1,0 +1,487 @@
+"""The pages of live tables: the public page of a table, the player's phone (a digital table) and
+the referee's tablet; starting a tour and choosing how its tables are played.
+
+Thin, like the score sheet: every write is one service of :mod:`scoring.live.play` (or
+:func:`scoring.services.record` for an annulment), what a page shows is
+:func:`scoring.live.state.table_state` for that viewer (a player's page is built from his own
+state, which holds no other hand) with the names and labels of the score sheet. Each page is a
+frame around one fragment: the script (static/js/live.js) fetches the fragment again when the
+table changes and posts the forms in it; without the script the forms post and redirect, and
+the pages that only watch reload themselves.
+
+Every request of a page catches the table's clocks up first (:func:`scoring.live.play.expire`):
+a clock that ran out is on the page even when no worker recorded it yet.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Collection
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import labels, services
+from scoring.models import LiveTable, Partition, SeatHolder
+from scoring.protocols.rendering import qr_svg
+from scoring.sheet_forms import AnnulForm, DealForm
+from scoring.sheet_views import protocol_context, seats_of
+from tournaments import permissions
+from tournaments.models import Tour
+from tournaments.web.pages import organiser_page
+
+from . import clock, play
+from .state import table_state
+
+#: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
+#: pages of each language have their own path).
+SEAT_COOKIE = "seat"
+#: The header the script sends: the answer is the fragment, not a redirect.
+FETCH = "fetch"
+
+
+# -- finding the table ----------------------------------------------------------------------------
+
+
+def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Partition:
+    """The partition at a table, for whoever sees its tour (a 404 for anyone else)."""
+    partition = get_object_or_404(
+        Partition.objects.select_related(
+            "live", "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
+            "table__pair_b__first", "table__pair_b__second", "table__seat1", "table__seat2", "table__seat3",
+            "table__seat4"),
+        table__tour__tournament__slug=slug, table__tour__number=number, table__number=table)
+    tour = partition.table.tour
+    if not (permissions.can_see_tournament(request.user, tour.tournament)
+            and permissions.can_see_tour(request.user, tour)):
+        raise Http404(_("There is no such table."))
+    return _caught_up(partition)
+
+
+def _live(partition: Partition) -> LiveTable | None:
+    return getattr(partition, "live", None)
+
+
+def _caught_up(partition: Partition) -> Partition:
+    """The partition after its clocks that ran out are recorded (idempotent; a table another
+    request holds is left to it)."""
+    live = _live(partition)
+    if live is None or live.paused_at is not None or partition.is_finished:
+        return partition
+    now = clock.now()
+    if any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline)):
+        if play.expire(partition.pk, by="request", skip_locked=True):
+            partition.refresh_from_db()  # its live row too (a cached reverse relation is dropped)
+    return partition
+
+
+def _address(request: HttpRequest) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def _url(name: str, partition: Partition) -> str:
+    table = partition.table
+    return reverse(name, args=[table.tour.tournament.slug, table.tour.number, table.number])
+
+
+# -- what a page shows ------------------------------------------------------------------------------
+
+
+def _clock(deadline: datetime.datetime | None, now: datetime.datetime) -> dict[str, Any] | None:
+    """A countdown: its deadline for the script, the seconds left for the page without it."""
+    if deadline is None:
+        return None
+    return {"deadline": deadline.isoformat(), "left": max(0, int((deadline - now).total_seconds() + 0.999))}
+
+
+def _stopped(deadline: datetime.datetime | None, paused_at: datetime.datetime) -> dict[str, Any] | None:
+    """A countdown stopped by a pause: the seconds it had left."""
+    if deadline is None:
+        return None
+    return {"deadline": "", "left": max(0, int((deadline - paused_at).total_seconds() + 0.999))}
+
+
+def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The ends each playable tile may go on ("" for a lead, which has no end)."""
+    ends: dict[str, list[str]] = {}
+    for move in legal:
+        if "tile" in move:
+            ends.setdefault(move["tile"], []).append(move.get("end") or "")
+    return ends
+
+
+def table_context(partition: Partition, *, seats: Collection[int] = (),
+                  referee: bool = False) -> dict[str, Any]:
+    """Everything a fragment shows, from the table's state as this viewer may see it."""
+    game = services.engine_partition(partition)
+    state = table_state(partition, seats=seats, referee=referee, game=game)
+    context = protocol_context(partition, game)
+    seat_list = context["seats"]
+    live = _live(partition)
+    now = datetime.datetime.fromisoformat(state["now"])
+    current = state.get("current")
+    clocks: dict[str, Any] = {}
+    awaited = None
+    if live is not None:
+        awaited = seat_list[live.seat - 1] if live.seat else None
+        if live.paused_at is not None:
+            # A paused move clock has no deadline: what it had left is its allowances less the time spent.
+            clocks["time"] = _stopped(live.time_deadline, live.paused_at)
+            clocks["no_show"] = _stopped(live.no_show_deadline, live.paused_at)
+            if live.seat is not None and live.turn_started_at is not None and live.allowance:
+                clocks["move"] = _stopped(clock.move_deadline(live), live.paused_at)
+        else:
+            clocks = {"move": _clock(live.deadline, now), "time": _clock(live.time_deadline, now),
+                      "no_show": _clock(live.no_show_deadline, now)}
+    elif current is not None:
+        awaited = seat_list[current["to_move"] - 1]
+    legal = _moves(current.get("legal", [])) if current else {}
+    hands = []
+    if current is not None:
+        for seat, tiles in current["hands"].items():
+            mover = int(seat) == current["to_move"]
+            hands.append({"seat": seat_list[int(seat) - 1], "to_move": mover,
+                          "tiles": [{"tile": tile, "ends": legal.get(tile, []) if mover else []} for tile in tiles]})
+    revealed = {record["n"]: record for record in state["deals"] if "hands" in record}
+    for line in context["deals"]:
+        record = revealed.get(line["n"])
+        if record is not None:
+            line.update(line_of_play=record["line"], seed=record.get("seed"),
+                        hands=[(seat_list[int(s) - 1], tiles) for s, tiles in sorted(record["hands"].items())])
+    return {
+        **context, "state": state, "live": live, "version": partition.version, "now": state["now"],
+        "mode": live.mode if live is not None else partition.table.mode,
+        "mode_label": LiveTable.Mode(live.mode).label if live is not None else "",
+        "awaited": awaited, "clocks": clocks, "current": current, "hands": hands,
+        "line": current["line"] if current else [],
+        "tiles_left": [(seat_list[int(s) - 1], n) for s, n in current["tiles_left"].items()] if current else [],
+        "present": set(live.present) if live is not None else set(),
+        "pause_label": LiveTable.Pause(live.pause_reason).label if live is not None and live.pause_reason else "",
+        "tour_started": partition.table.tour.started_at is not None,
+        # A player passes only without a playable tile (the referee of a refereed table may record
+        # a false pass: see _referee_context).
+        "can_pass": current is not None and "legal" in current and not current["legal"],
+    }
+
+
+def _fragment(request: HttpRequest, template: str, context: dict[str, Any], *, error: str = "",
+              status: int = 200) -> HttpResponse:
+    response = render(request, template, {**context, "error": error}, status=status)
+    response["X-Live-Fragment"] = "1"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _unchanged(request: HttpRequest, partition: Partition) -> bool:
+    """The script asks with the version it shows: nothing to send if the table has not changed."""
+    return request.GET.get("version") == str(partition.version)
+
+
+def _act(request: HttpRequest, write: Callable[[], Any], back: str,
+         fragment: Callable[[str, int], HttpResponse]) -> HttpResponse:
+    """Run one service for a posted form. The script gets the fragment back (with the refusal in
+    it); a plain form post a redirect to the page (the refusal as a message)."""
+    error = ""
+    try:
+        write()
+    except (ValidationError, PermissionDenied) as refusal:
+        error = " ".join(refusal.messages) if isinstance(refusal, ValidationError) else str(refusal)
+    except services.Conflict as conflict:
+        error = str(conflict)
+    if request.headers.get("X-Requested-With") == FETCH:
+        return fragment(error, 400 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect(back)
+
+
+def _int(value: str | None, what: str) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        raise ValidationError(_("%(what)s: a number is needed.") % {"what": what}) from None
+
+
+def _seat(value: str | None) -> int:
+    return _int(value, _("Seat"))
+
+
+def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Partition:
+    """A move posted from a page: ``move`` is "tile|end" (end empty for a lead or a single end),
+    or ``pass``."""
+    turn = _int(request.POST.get("turn"), _("Turn"))
+    if "pass" in request.POST:
+        return play.move(actor, partition.pk, turn, pass_turn=True)
+    tile, _bar, end = request.POST.get("move", "").partition("|")
+    if not tile:
+        raise ValidationError(_("Tap a tile, or pass."))
+    return play.move(actor, partition.pk, turn, tile=tile, end=end or None)
+
+
+# -- the public page ----------------------------------------------------------------------------------
+
+
+def _frame(partition: Partition, fragment: str) -> dict[str, Any]:
+    """What the frame of every live page passes its script."""
+    table = partition.table
+    return {
+        "fragment_url": _url(fragment, partition),
+        # The tournament's live events of this table (scoring.live.sse), one kind per action
+        # recorded: the script listens to each.
+        "events_url": f"/api/tournaments/{table.tour.tournament.slug}/live/events/?tour={table.tour.number}"
+                      f"&table={table.number}",
+        "event_kinds": " ".join(labels.ACTIONS),
+    }
+
+
+def live_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The public page of a table: the line of play, whose turn, the clocks, the totals, the
+    finished deals with their hands; never a hand of the deal in play."""
+    partition = _partition(request, slug, number, table)
+    return render(request, "live/table.html", {
+        **table_context(partition), **_frame(partition, "live-table-fragment"),
+        "fragment_template": "live/table_fragment.html", "reload": True})
+
+
+def live_table_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    partition = _partition(request, slug, number, table)
+    if _unchanged(request, partition):
+        return HttpResponse(status=204)
+    return _fragment(request, "live/table_fragment.html", table_context(partition))
+
+
+# -- the player's phone ---------------------------------------------------------------------------------
+
+
+def _token(request: HttpRequest) -> str:
+    """The seat token of the page's language (its cookie is the only one the table's path gets)."""
+    return request.COOKIES.get(f"{SEAT_COOKIE}-{translation.get_language()}", "")
+
+
+def _play_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
+    held = play.seats_held(partition.pk, _token(request))
+    context = table_context(partition, seats=held)
+    taken = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
+    return {**context, "my_seat": context["seats"][held[0] - 1] if held else None, "taken": taken}
+
+
+def _play_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
+    partition.refresh_from_db()
+    return _fragment(request, "live/play_fragment.html", _play_context(request, partition), error=error,
+                     status=status)
+
+
+def _table_paths(partition: Partition) -> dict[str, str]:
+    """The path of the table's pages in each language of the site, by language."""
+    table = partition.table
+    paths = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            paths[code] = reverse("live-play", args=[table.tour.tournament.slug, table.tour.number, table.number])
+    return {code: path.removesuffix("play/") for code, path in paths.items()}
+
+
+def _claim(request: HttpRequest, partition: Partition) -> HttpResponse:
+    """The player takes his seat with his PIN: the token goes into a cookie only the table's pages get."""
+    back = _url("live-play", partition)
+    try:
+        token = play.claim_seat(partition.pk, _seat(request.POST.get("seat")), request.POST.get("pin", ""),
+                                address=_address(request))
+    except ValidationError as refusal:
+        messages.error(request, " ".join(refusal.messages))
+        return redirect(back)
+    response = redirect(back)
+    for code, path in _table_paths(partition).items():  # a cookie per language: one name, one path
+        response.set_cookie(f"{SEAT_COOKIE}-{code}", token, max_age=24 * 3600, path=path,
+                            secure=request.is_secure(), httponly=True, samesite="Strict")
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The player's phone at a digital table (reached by the table's QR code): his seat taken
+    with his PIN, then his hand as big tiles, whose turn, his clock, the line, the totals."""
+    partition = _partition(request, slug, number, table)
+    if request.method == "POST":
+        if request.POST.get("action") == "claim":
+            return _claim(request, partition)
+        actor = play.Actor(request.user, _token(request), _address(request))
+        return _act(request, lambda: _move(request, actor, partition), _url("live-play", partition),
+                    lambda error, status: _play_fragment(request, partition, error, status))
+    context = _play_context(request, partition)
+    return render(request, "live/play.html", {
+        **context, **_frame(partition, "live-play-fragment"),
+        # Without the script a seated player's page reloads itself; the PIN form must not.
+        "fragment_template": "live/play_fragment.html", "reload": context["my_seat"] is not None})
+
+
+def live_play_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    partition = _partition(request, slug, number, table)
+    if _unchanged(request, partition):
+        return HttpResponse(status=204)
+    return _fragment(request, "live/play_fragment.html", _play_context(request, partition))
+
+
+# -- the referee's tablet -------------------------------------------------------------------------------
+
+
+def _referee_partition(request: HttpRequest, slug: str, number: int, table: int) -> Partition:
+    partition = _partition(request, slug, number, table)
+    if not permissions.can_referee(request.user, partition.table):
+        raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
+                                 "tablet."))
+    return partition
+
+
+def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
+    context = table_context(partition, referee=True)
+    holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
+    chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
+    live = context["live"]
+    play_url = request.build_absolute_uri(_url("live-play", partition))
+    return {
+        **context, "holders": holders, "play_url": play_url,
+        "can_pass": context["current"] is not None and context["mode"] == LiveTable.Mode.REFEREED, "can_annul": chief and not partition.is_finished,
+        "forms": {"deal": DealForm()},
+        "all_tiles": [f"{a}-{b}" for a in range(7) for b in range(a + 1)][::-1],
+        "qr": qr_svg(play_url, scale=5)
+        if live is not None and live.mode == LiveTable.Mode.DIGITAL else "",
+    }
+
+
+def _referee_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
+    partition.refresh_from_db()
+    return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition), error=error,
+                     status=status)
+
+
+def _hands(request: HttpRequest) -> dict[str, list[str]]:
+    """The four hands typed (or picked) as tiles separated by spaces or commas."""
+    return {str(seat): request.POST.get(f"hand_{seat}", "").replace(",", " ").split() for seat in (1, 2, 3, 4)}
+
+
+def _deal_result(request: HttpRequest, partition: Partition) -> Partition:
+    form = DealForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError([message for errors in form.errors.values() for message in errors])
+    _action, data = form.recording
+    return play.clock_deal_result(request.user, partition.pk, data["end"], data.get("seat"), data["pips"],
+                                  address=_address(request))
+
+
+def _annul(request: HttpRequest, partition: Partition) -> Partition:
+    form = AnnulForm({**request.POST.dict(), "version": partition.version})
+    if not form.is_valid():
+        raise ValidationError([message for errors in form.errors.values() for message in errors])
+    _action, data = form.recording
+    return services.record(request.user, partition.pk, "annul", data, idempotency_key=form.cleaned_data["key"],
+                           address=_address(request))
+
+
+def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
+    """The service of one posted form of the tablet."""
+    user, pk, address, post = request.user, partition.pk, _address(request), request.POST
+    action = post.get("action", "")
+    if action == "check_in":
+        return play.check_in(user, pk, _seat(post.get("seat")), address=address)
+    if action == "release":
+        return play.release_seat(user, pk, _seat(post.get("seat")), address=address)
+    if action == "postpone":
+        return play.postpone_no_show(user, pk, _int(post.get("minutes"), _("Minutes")), address=address)
+    if action == "start":
+        return play.start_partition(user, pk, _seat(post.get("seat")), address=address)
+    if action == "hands":
+        return play.enter_hands(user, pk, _hands(request), turn=_int(post.get("turn"), _("Turn")), address=address)
+    if action == "move":
+        return _move(request, play.Actor(user, "", address), partition)
+    if action == "tap":
+        return play.tap(user, pk, _int(post.get("turn"), _("Turn")), address=address)
+    if action == "allowance":
+        return play.set_allowance(user, pk, _int(post.get("turn"), _("Turn")), post.get("kind", ""), address=address)
+    if action == "result":
+        return _deal_result(request, partition)
+    if action == "pause":
+        return play.pause(user, pk, post.get("reason", ""), address=address)
+    if action == "resume":
+        return play.resume(user, pk, address=address)
+    if action == "annul":
+        return _annul(request, partition)
+    raise Http404(_("There is no such action."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The referee's tablet: the seats (present, held), the awaited seat's clock, entering the
+    hands and the moves (refereed table) or tapping them (referee's clock), pause, the no-show,
+    the warnings and penalties (the chief referee annuls them)."""
+    partition = _referee_partition(request, slug, number, table)
+    if request.method == "POST":
+        return _act(request, lambda: _referee_action(request, partition), _url("live-referee", partition),
+                    lambda error, status: _referee_fragment(request, partition, error, status))
+    # No reload without the script: it would wipe the hands or the result being typed.
+    return render(request, "live/referee.html", {
+        **_referee_context(request, partition), **_frame(partition, "live-referee-fragment"),
+        "fragment_template": "live/referee_fragment.html"})
+
+
+@login_required
+def live_referee_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    partition = _referee_partition(request, slug, number, table)
+    if _unchanged(request, partition):
+        return HttpResponse(status=204)
+    return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition))
+
+
+# -- starting a tour, choosing the modes ------------------------------------------------------------------
+
+
+def _tour(slug: str, number: int) -> Tour:
+    return get_object_or_404(Tour.objects.select_related("tournament"), tournament__slug=slug, number=number)
+
+
+@require_POST
+@login_required
+def tour_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The chief referee starts the tour: its live tables open."""
+    tour = _tour(slug, number)
+    if not permissions.can_see_tour(request.user, tour):
+        raise Http404(_("There is no tour %(number)s.") % {"number": number})
+    try:
+        play.start_tour(request.user, tour)
+    except ValidationError as refusal:
+        messages.error(request, " ".join(refusal.messages))
+    else:
+        messages.success(request, _("Tour %(number)s is started.") % {"number": tour.number})
+    return redirect(_back(request, tour))
+
+
+def _back(request: HttpRequest, tour: Tour) -> str:
+    """Back to the page the form was on (the tour's public or organiser's page)."""
+    manage = reverse("tour-manage", args=[tour.tournament.slug, tour.number])
+    return manage if request.POST.get("back") == "manage" else tour.get_absolute_url()
+
+
+@require_POST
+@organiser_page
+def tour_play_mode(request: HttpRequest, tournament, number: int) -> HttpResponse:
+    """The organiser chooses how the tour's tables are played, and a table's own way."""
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    tables = {table: request.POST[f"table_{table}"] for table in tour.tables.values_list("number", flat=True)
+              if f"table_{table}" in request.POST}
+    try:
+        play.set_tour_play_mode(request.user, tour, request.POST.get("mode", ""), tables)
+    except ValidationError as refusal:
+        messages.error(request, " ".join(refusal.messages))
+    else:
+        messages.success(request, _("How the tables of tour %(number)s are played is saved.") % {"number": number})
+    return redirect("tour-manage", slug=tournament.slug, number=number)
