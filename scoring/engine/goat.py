@@ -24,7 +24,7 @@ from .deal import _tile_and_first, fishes, fit, line_of, shuffled
 from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
 from .regulations import Game, MoveTimeout, Regulations
 from .tiles import ALL_TILES, HIGH, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of, tile_index
-from .vocabulary import GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
+from .vocabulary import Expiry, GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
 
 __all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision",
            "GameResult"]
@@ -583,8 +583,9 @@ class _State:
     memo: list[int] = field(default_factory=list)
     opened: list[bool] = field(default_factory=list)
     carry: int = 0
-    last_deal: int | None = None  # the clock ran out: the game ends after this deal
+    time_expired: tuple[Expiry, int] | None = None  # as in a partition: (when, deal number)
     decision: GameDecision | None = None
+    timeout: tuple[int, Seat] | None = None  # (deal, seat) of a lapse with move_timeout forfeit
 
 
 class GoatGame:
@@ -658,6 +659,15 @@ class GoatGame:
         return self._state.decision
 
     @property
+    def time_expired(self) -> tuple[Expiry, int] | None:
+        return self._state.time_expired
+
+    @property
+    def timeout(self) -> tuple[int, Seat] | None:
+        """``(deal, seat)``: during that deal the player at that seat ran out of time."""
+        return self._state.timeout
+
+    @property
     def is_over(self) -> bool:
         return self._state.decision is not None
 
@@ -696,7 +706,7 @@ class GoatGame:
     def _copy_state(self) -> _State:
         s = self._state
         return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
-                      list(s.opened), s.carry, s.last_deal, s.decision)
+                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout)
 
     def _apply(self, event: Mapping[str, Any]) -> Any:
         handler = getattr(self, f"_on_{event.get('type')}", None)
@@ -742,7 +752,21 @@ class GoatGame:
             deal = GoatDeal(list(hands), self.regulations, leader)
         else:
             raise PartitionError(gettext_noop("give either a seed or the hands"))
+        return self.begin_deal(deal)
+
+    def begin_deal(self, deal: GoatDeal) -> GoatDeal:
+        """Play ``deal`` (dealt elsewhere, e.g. replayed from a protocol) as the next deal; it must
+        be led as the game says (:attr:`next_leader`). A void deal is recorded at once."""
+        self._check_open()
+        if self.current is not None:
+            raise PartitionError(gettext_noop("a deal is already being played"))
+        s = self._state
+        if not deal.is_void and s.next_leader is not None and deal.leader != s.next_leader:
+            raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
+                                 seat=s.next_leader, leader=deal.leader)
         self._check_leader(deal)
+        if deal.regulations != self.regulations:
+            raise PartitionError(gettext_noop("the deal is played under other regulations than the game"))
         if deal.is_void:
             self._event({"type": "deal", "deal": deal})
         else:
@@ -929,7 +953,7 @@ class GoatGame:
             if goats:
                 s.decision = GameDecision(GameReason.LOSE_AT, goats=goats)
                 return
-        if s.last_deal is not None and len(s.deals) >= s.last_deal:
+        if s.time_expired is not None and len(s.deals) >= s.time_expired[1]:
             s.decision = GameDecision(GameReason.TIME, winner=self._leader_at_time())
 
     def _leader_at_time(self) -> Unit | None:
@@ -976,6 +1000,8 @@ class GoatGame:
         if self.regulations.move_timeout != MoveTimeout.FORFEIT:
             raise PartitionError(gettext_noop("a lapse of the move clock ends the game only with move_timeout forfeit"))
         seat = self._check_seat(event.get("seat"))
+        s = self._state
+        s.timeout = (len(s.deals) + 1, seat)
         self.current = None
         unit = gr.unit_of(seat, self.regulations)
         points = gr.timeout_game_points(self._state.scores, self.units.index(unit), self.regulations.game)
@@ -995,9 +1021,10 @@ class GoatGame:
         s, during_deal = self._state, event.get("during_deal")
         if type(during_deal) is not bool:
             raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
-        if s.last_deal is not None:
+        if s.time_expired is not None:
             raise PartitionError(gettext_noop("the clock has already run out"))
-        s.last_deal = len(s.deals) + 1 if during_deal else len(s.deals)
+        played = len(s.deals)
+        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
         self._decide(None)
 
     # -- storing -------------------------------------------------------------------------------
