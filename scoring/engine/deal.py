@@ -25,7 +25,7 @@ from .tiles import (ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Number, Tile, Tile
                     parse_tile, pips_of, tile_index)
 from .vocabulary import DealEnd, Mark, Pair, Seat, Side
 
-__all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "shuffled", "fit", "fishes", "line_of", "new_seed", "is_seat", "pair_of", "partner_of",
+__all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "shuffled", "fit", "fishes", "line_of", "check_hands", "new_seed", "is_seat", "pair_of", "partner_of",
            "seats_of", "LEFT", "RIGHT"]
 
 LEFT: Final = Side.LEFT
@@ -207,6 +207,20 @@ def line_of(codes: Iterable[int]) -> list[tuple[Number, Number]]:
     return line
 
 
+def check_hands(masks: Sequence[TileMask]) -> None:
+    """Refuse hands as dealt that do not hold 7 tiles each, or that share a tile."""
+    seen = 0
+    for seat, mask in enumerate(masks, 1):
+        if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
+            raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
+                gettext_noop("hand of seat %(seat)s"), seat=seat)
+        twice = seen & mask
+        if twice:
+            raise IllegalMove(gettext_noop("%(tile)s is dealt twice"), tile=TILES[(twice & -twice).bit_length() - 1]).at(
+                gettext_noop("hand of seat %(seat)s"), seat=seat)
+        seen |= mask
+
+
 class Deal:
     """The state of one deal, from the deal of the hands to domino or fish.
 
@@ -267,16 +281,7 @@ class Deal:
     def _check_hands(masks: list[TileMask]) -> None:
         if len(masks) != 4:
             raise IllegalMove(gettext_noop("a deal has four hands, got %(count)s"), count=len(masks))
-        seen = 0
-        for seat, mask in enumerate(masks, 1):
-            if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
-                raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            twice = seen & mask
-            if twice:
-                raise IllegalMove(gettext_noop("%(tile)s is dealt twice"), tile=TILES[(twice & -twice).bit_length() - 1]).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            seen |= mask
+        check_hands(masks)
 
     # -- reading the state ---------------------------------------------------------------------
 

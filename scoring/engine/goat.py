@@ -20,7 +20,7 @@ from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 
 from . import goat_rules as gr
 from . import rules
-from .deal import _tile_and_first, fishes, fit, line_of, shuffled
+from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
 from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
 from .regulations import Game, MoveTimeout, Regulations
 from .tiles import ALL_TILES, HIGH, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of, tile_index
@@ -88,17 +88,9 @@ class GoatDeal:
         if not isinstance(hands, (list, tuple)) or len(hands) != self.players:
             raise IllegalMove(gettext_noop("a deal of %(players)s players has %(players)s hands, got %(count)s"),
                               players=self.players, count=len(hands) if isinstance(hands, (list, tuple)) else 0)
-        masks = [h if type(h) is int else _hand_mask(seat, h) for seat, h in enumerate(hands, 1)]
-        seen = 0
-        for seat, mask in enumerate(masks, 1):
-            if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
-                raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            if seen & mask:
-                raise IllegalMove(gettext_noop("%(tile)s is dealt twice"),
-                                  tile=TILES[(seen & mask & -(seen & mask)).bit_length() - 1]).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            seen |= mask
+        masks = [h if type(h) is int else Deal._hand_mask(seat, h) for seat, h in enumerate(hands, 1)]
+        check_hands(masks)
+        seen = sum(masks)
         rest = ALL_TILES & ~seen
         self.ordered = bazaar is not None
         if bazaar is None:
@@ -493,24 +485,6 @@ class GoatDeal:
         return deal
 
 
-def _hand_mask(seat: Seat, tiles: object) -> TileMask:
-    """The mask of a hand given as a list of tiles (anything else is refused)."""
-    if not isinstance(tiles, (list, tuple, set, frozenset)):
-        raise IllegalMove(gettext_noop("a hand is a list of tiles, got %(hand)s"), hand=repr(tiles)).at(
-            gettext_noop("hand of seat %(seat)s"), seat=seat)
-    mask = 0
-    for tile in tiles:
-        try:
-            index = _tile_and_first(tile)[0]
-        except RulesError as error:
-            raise error.at(gettext_noop("hand of seat %(seat)s"), seat=seat) from None
-        if mask >> index & 1:
-            raise IllegalMove(gettext_noop("%(tile)s is written twice"), tile=TILES[index]).at(
-                gettext_noop("hand of seat %(seat)s"), seat=seat)
-        mask |= 1 << index
-    return mask
-
-
 # -- the game ---------------------------------------------------------------------------------------
 
 
@@ -760,10 +734,6 @@ class GoatGame:
         self._check_open()
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is already being played"))
-        s = self._state
-        if not deal.is_void and s.next_leader is not None and deal.leader != s.next_leader:
-            raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
-                                 seat=s.next_leader, leader=deal.leader)
         self._check_leader(deal)
         if deal.regulations != self.regulations:
             raise PartitionError(gettext_noop("the deal is played under other regulations than the game"))
@@ -774,8 +744,15 @@ class GoatGame:
         return deal
 
     def _check_leader(self, deal: GoatDeal) -> None:
+        """A deal is led by the winner of the last one; the first deal of a game by its hands,
+        which must agree with the leader recorded for it."""
         s = self._state
-        if s.next_leader is None and not deal.is_void and s.first_leader not in (None, deal.leader):
+        if deal.is_void:
+            return
+        if s.next_leader is not None and deal.leader != s.next_leader:
+            raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
+                                 seat=s.next_leader, leader=deal.leader)
+        if s.next_leader is None and s.first_leader not in (None, deal.leader):
             raise PartitionError(gettext_noop("seat %(seat)s leads the first deal by the hands, not seat %(leader)s"),
                                  seat=deal.leader, leader=s.first_leader)
 
@@ -857,9 +834,6 @@ class GoatGame:
             stored = event["deal"]
             deal = stored if isinstance(stored, GoatDeal) else GoatDeal.from_dict(stored, self.regulations,
                                                                                   s.next_leader)
-            if not deal.is_void and s.next_leader is not None and deal.leader != s.next_leader:
-                raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
-                                     seat=s.next_leader, leader=deal.leader)
             self._check_leader(deal)
             if deal.outcome is None:
                 raise PartitionError(gettext_noop("the deal is not over: only a finished deal is recorded"))
