@@ -907,28 +907,32 @@ class GoatGame:
                                            outcome.zero_zero))
 
     def _decide(self, record: GoatDealRecord | None) -> None:
-        """End the game if it is over after a deal (and the penalties written after it)."""
-        s, r = self._state, self.regulations
+        """End the game if it is over after a deal (and the penalties written after it); a
+        penalty right after the deal that decided it decides it again (more goats, or another
+        side at the target)."""
+        s = self._state
         if s.decision is not None and s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET):
             return
         if self.current is not None:
             return  # a penalty during a deal: the deal's end decides
+        s.decision = self._decision(record)
+
+    def _decision(self, record: GoatDealRecord | None) -> GameDecision | None:
+        s, r = self._state, self.regulations
         if self.is_sea_goat:
             if record is not None and record.zero_zero:
                 assert record.seat is not None  # domino names its seat
-                s.decision = GameDecision(GameReason.ZERO_ZERO, winner=gr.unit_of(record.seat, r))
-                return
+                return GameDecision(GameReason.ZERO_ZERO, winner=gr.unit_of(record.seat, r))
             best = max(s.scores)
             if best >= r.target and s.scores.count(best) == 1:
-                s.decision = GameDecision(GameReason.TARGET, winner=self.units[s.scores.index(best)])
-                return
+                return GameDecision(GameReason.TARGET, winner=self.units[s.scores.index(best)])
         else:
             goats = tuple(u for u, score in zip(self.units, s.scores) if score >= r.lose_at)
             if goats:
-                s.decision = GameDecision(GameReason.LOSE_AT, goats=goats)
-                return
+                return GameDecision(GameReason.LOSE_AT, goats=goats)
         if s.time_expired is not None and len(s.deals) >= s.time_expired[1]:
-            s.decision = GameDecision(GameReason.TIME, winner=self._leader_at_time())
+            return GameDecision(GameReason.TIME, winner=self._leader_at_time())
+        return None
 
     def _leader_at_time(self) -> Unit | None:
         """Sea Goat stopped by the clock: the unit with the most points, if only one has them."""

@@ -152,3 +152,24 @@ def test_target_125_exactly_wins():
         ("domino", 2, {1: 30, 3: 30, 4: 1}), ("domino", 2, {1: 60, 3: 5, 4: 2}),
     ])
     assert game.scores == (0, 125) and game.decision.reason == "target"
+
+
+def test_a_penalty_after_the_deciding_deal_decides_again():
+    # d1 domino 2: B credited 60 + 70 = 130, the target. A penalty on seat 2 right after credits A
+    # 25 (straight to the score, closed or not): 25 : 130, B still wins.
+    game = play(GoatGame(regs(), first_leader=2), [("domino", 2, {1: 60, 3: 70, 4: 1})])
+    assert game.decision.winner == "B" and game.scores == (0, 130)
+    play(game, [("penalty", 2)])
+    assert game.scores == (25, 130) and game.decision.winner == "B"
+
+
+def test_two_sides_level_at_the_target_play_on():
+    # 3 players, no reset. d1 domino 1: seat 1 credited 110. d2 domino 2: seat 2 110. A penalty on
+    # seat 3 credits both others: 135 : 135 at the target, level: no winner, play on (RULES 5).
+    # d3 domino 1: 135 + 7 = 142: seat 1 wins.
+    game = play(GoatGame(regs(players=3, teams=False, reset_others=False), first_leader=1), [
+        ("domino", 1, {2: 50, 3: 60}), ("domino", 2, {1: 50, 3: 60}), ("penalty", 3),
+    ])
+    assert game.scores == (135, 135, 0) and game.decision is None
+    play(game, [("domino", 1, {2: 3, 3: 4})])
+    assert game.scores == (142, 135, 0) and game.decision.winner == "1"
