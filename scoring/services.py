@@ -228,6 +228,8 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     if game.regulations != rules:
         raise ValidationError(_("The protocol's regulations differ from the tournament's: leave them out to use "
                                 "the tournament's."))
+    if not isinstance(game, engine.Partition):
+        raise ValidationError(_("Only sports-domino partitions are recorded at tables so far."))
     data = {"protocol": dict(document)}
     if reason:
         return correct(user, partition_id, game, reason=reason, version=version, idempotency_key=idempotency_key,

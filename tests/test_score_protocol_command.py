@@ -40,6 +40,19 @@ def test_scores_a_file(tmp_path):
     assert out["winner"] is None and out["reason"] is None
 
 
+def test_scores_a_goat_game():
+    # 2 players: domino by seat 2, seat 1 left with 30 (opens); then fish 9 : 4 (for_all): seat 1
+    # 39, seat 2 memorises 4. Goes on.
+    doc = {"format": "domino-protocol/1", "regulations": {"game": "goat", "players": 2}, "first_leader": 1,
+           "deals": [{"end": "domino", "seat": 2, "values": {"1": 30}},
+                     {"end": "fish", "seat": 1, "values": {"1": 9, "2": 4}}]}
+    done = run("-", stdin=json.dumps(doc))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["scores"] == {"1": 39, "2": 0} and out["memo"] == {"1": 0, "2": 4}
+    assert out["goats"] == [] and out["reason"] is None
+
+
 def test_reads_standard_input():
     done = run("-", stdin=json.dumps({**PROTOCOL, "time_expired": {"after_deal": 2},
                                      "deals": PROTOCOL["deals"] + [{"end": "domino", "seat": 2,

@@ -58,6 +58,21 @@ REGULATION_SECTIONS: tuple[tuple[Any, tuple[tuple[str, Any], ...]], ...] = (
         ("bye_points", _("Points for a bye")),
         ("standings", _("Standings order")),
     )),
+    (_("Goat, Sea Goat and other games"), (
+        ("game", _("Game")),
+        ("players", _("Players at a table")),
+        ("teams", _("Four players in two pairs")),
+        ("bazaar_keep", _("Bazaar tiles never drawn")),
+        ("fish", _("After a fish in Goat")),
+        ("opening", _("Opening, points (0: none)")),
+        ("lose_at", _("Goat at, points")),
+        ("zero_alone", _("0-0 alone is worth")),
+        ("six_alone", _("6-6 alone is worth")),
+        ("move_timeout", _("A move clock that runs out")),
+        ("games_per_tour", _("Games per tour")),
+        ("reset_others", _("Sea Goat: an opening resets the other side")),
+        ("points_win", _("Points game: the winner has")),
+    )),
 )
 REGULATION_LABELS: dict[str, Any] = {name: label for _title, fields in REGULATION_SECTIONS for name, label in fields}
 
@@ -75,6 +90,12 @@ REGULATION_CHOICES: dict[str, dict[str, Any]] = {
                      "deduct_offenders": _("deducted from the offenders")},
     "false_pass_award": {"none": _("the deal scores nothing"),
                          "opponents_score": _("the opponents score as for domino")},
+    "game": {"sports": _("sports domino"), "goat": _("Goat"), "sea_goat": _("Sea Goat"),
+             "points": _("another game, points entered by hand")},
+    "fish": {"for_all": _("every player is charged his hand"),
+             "for_one": _("the highest hand is charged all hands")},
+    "move_timeout": {"warning": _("a warning, then a penalty"), "forfeit": _("the game ends")},
+    "points_win": {"highest": _("the highest score"), "lowest": _("the lowest score")},
 }
 STANDINGS_LABELS: dict[str, Any] = {
     "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
@@ -96,6 +117,8 @@ def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, 
             return ", ".join(str(STANDINGS_LABELS.get(m, m)) for m in value)
         if value is None:
             return empty.get(name, "—")
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
         return REGULATION_CHOICES.get(name, {}).get(value, value)
 
     return [(title, [(label, say(name, data[name])) for name, label in fields if name in data])
@@ -132,6 +155,8 @@ def _regulation_field(field: dataclasses.Field) -> forms.Field:
     label = REGULATION_LABELS.get(name, name)
     if name == "standings":
         return StandingsField(label=label)
+    if name in Regulations.FLAGS:
+        return forms.BooleanField(label=label, required=False)
     if name in Regulations.CHOICES:
         labels = REGULATION_CHOICES.get(name, {})
         return forms.ChoiceField(label=label, choices=[(v, labels.get(v, v)) for v in Regulations.CHOICES[name]])

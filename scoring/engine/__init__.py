@@ -1,4 +1,4 @@
-"""The sports-domino rules engine: plain Python, no Django (shared/RULES.md sections 2 to 7).
+"""The rules engine: plain Python, no Django (shared/RULES.md sections 2 to 7, and 9).
 
 - :mod:`.vocabulary`: the words of the game as named types: :data:`Seat`, :class:`Pair`,
   :class:`Side`, :class:`DealEnd`, :class:`ViolationCode`, :class:`Reason`, ... (``StrEnum``
@@ -11,7 +11,11 @@
 - :mod:`.partition`: :class:`Partition`, an event-sourced partition to the target or until time;
 - :mod:`.regulations`: :class:`Regulations`, the validated settings with RULES.md's defaults, and
   an enum for each choice setting;
-- :mod:`.protocol`: the ``domino-protocol/1`` interchange format;
+- :mod:`.goat`: Goat and Sea Goat (RULES 9.1, 9.2): :class:`GoatDeal` (a bazaar, 2 to 4 players)
+  and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`;
+- :mod:`.points`: :class:`PointsGame`, any other game scored by hand (RULES 9.3);
+- :mod:`.protocol`: the ``domino-protocol/1`` interchange format (:mod:`.goat_protocol` for the
+  games of RULES 9);
 - :mod:`.simulate`: random legal play, for tests, benchmarks and demo data.
 
 The package is checked with ``mypy --strict`` (``make test``).
@@ -19,13 +23,17 @@ The package is checked with ``mypy --strict`` (``make test``).
 
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
+from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
+from .goat_rules import units_of
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
-from .protocol import read_protocol, result_of, score_protocol, write_protocol
-from .regulations import (DealPoints, Direction, FalsePassAward, FishTie, Format, NextLead, PenaltyMode, Regulations,
-                          RepeatScope)
+from .points import PointsDealRecord, PointsGame
+from .protocol import AnyGame, read_protocol, result_of, score_protocol, write_protocol
+from .regulations import (DealPoints, Direction, FalsePassAward, FishCharge, FishTie, Format, Game, MoveTimeout, NextLead,
+                          PenaltyMode, PointsWin, Regulations, RepeatScope)
 from .rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES, VIOLATION_CODES, other_pair
 from .tiles import TILES, Number, Tile, TileIndex, TileMask
-from .vocabulary import Absent, Consequence, DealEnd, Expiry, Mark, Next, Pair, Reason, Seat, Side, ViolationCode
+from .vocabulary import (Absent, Consequence, DealEnd, Expiry, GameReason, GoatEnd, Mark, Next, Pair, Reason, Seat, Side,
+                         Unit, ViolationCode)
 
 __all__ = [
     "LEFT", "RIGHT", "SEATS", "Deal", "DealOutcome", "Move", "deal_hands", "pair_of", "partner_of", "seats_of",
@@ -38,4 +46,7 @@ __all__ = [
     "TILES", "Tile", "TileIndex", "TileMask", "Number",
     "Seat", "Pair", "Side", "DealEnd", "Mark", "ViolationCode", "Consequence", "Reason", "Next", "Absent",
     "Expiry",
+    "Game", "FishCharge", "MoveTimeout", "PointsWin", "Unit", "GoatEnd", "GameReason",
+    "GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision", "GameResult",
+    "PointsGame", "PointsDealRecord", "units_of", "AnyGame",
 ]

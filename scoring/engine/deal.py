@@ -26,8 +26,8 @@ from .tiles import (ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Number, Tile, Tile
                     parse_tile, pips_of, tile_index)
 from .vocabulary import DealEnd, Mark, Pair, Seat, Side
 
-__all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "new_seed", "is_seat", "pair_of", "partner_of",
-           "seats_of", "check_seconds", "LEFT", "RIGHT"]
+__all__ = ["Deal", "DealOutcome", "Move", "SEATS", "deal_hands", "shuffled", "fit", "fishes", "line_of", "check_hands",
+           "new_seed", "next_seat", "is_seat", "pair_of", "partner_of", "seats_of", "check_seconds", "LEFT", "RIGHT"]
 
 LEFT: Final = Side.LEFT
 RIGHT: Final = Side.RIGHT
@@ -82,12 +82,23 @@ def next_seat(seat: Seat) -> Seat:
 def deal_hands(seed: int | str) -> tuple[TileMask, TileMask, TileMask, TileMask]:
     """Deal all 28 tiles, 7 to each seat, from ``seed``: the same seed always deals the same hands.
 
+    Seat 1 gets the first 7 tiles of :func:`shuffled` ``(seed)``, seat 2 the next 7, and so on.
+    """
+    order = shuffled(seed)
+    hands = [0, 0, 0, 0]
+    for k in range(28):
+        hands[k // 7] |= 1 << order[k]
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def shuffled(seed: int | str) -> list[TileIndex]:
+    """The 28 tiles in the order ``seed`` shuffles them: the same seed, the same order.
+
     The SHA-256 of the seed's text (``str(seed)`` in UTF-8), read as a big-endian number in
     mixed radix, gives the 27 choices of a Fisher-Yates shuffle (position ``i`` from 27 down to
-    1 swaps with ``j = x mod (i + 1)``, then ``x //= i + 1``); seat 1 gets the first 7 tiles
-    of the shuffled set (tile order 0-0, 0-1, ..., 6-6), seat 2 the next 7, and so on. Plain,
-    documented arithmetic: any program can replay a deal from its stored seed, and neighbouring
-    seeds deal unrelated hands.
+    1 swaps with ``j = x mod (i + 1)``, then ``x //= i + 1``) of the set in tile order (0-0,
+    0-1, ..., 6-6). Plain, documented arithmetic: any program can replay a deal from its stored
+    seed, and neighbouring seeds deal unrelated hands.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or seed == "":
         raise IllegalMove(gettext_noop("a deal's seed is a whole number or a text, got %(seed)s"), seed=repr(seed))
@@ -96,10 +107,7 @@ def deal_hands(seed: int | str) -> tuple[TileMask, TileMask, TileMask, TileMask]
     for i in range(27, 0, -1):
         x, j = divmod(x, i + 1)
         order[i], order[j] = order[j], order[i]
-    hands = [0, 0, 0, 0]
-    for k in range(28):
-        hands[k // 7] |= 1 << order[k]
-    return hands[0], hands[1], hands[2], hands[3]
+    return order
 
 
 def new_seed(rng: random.Random | None = None) -> int:
@@ -170,6 +178,76 @@ def _tile_and_first(tile: Tile | TileIndex | str) -> tuple[TileIndex, Number]:
     raise IllegalMove(gettext_noop("%(tile)s is not a tile"), tile=repr(tile))
 
 
+def fit(index: TileIndex, left: Number, right: Number, side: int = -1) -> tuple[int, Number]:
+    """Where tile ``index`` goes on a line with open ends ``left|right``: ``side`` (0 left, 1
+    right, -1 wherever it fits) and the number it leaves open there. A tile that fits both ends
+    must name one, unless both show the same number (then it goes on the left). Raises
+    :class:`IllegalMove` naming the ends when it does not fit."""
+    new_left = OTHER[index * 7 + left]
+    new_right = OTHER[index * 7 + right]
+    if side < 0:
+        if new_left >= 0 and new_right >= 0 and left != right:
+            raise IllegalMove(gettext_noop("%(tile)s fits both ends %(left)s|%(right)s: say which end"),
+                              tile=TILES[index], left=left, right=right)
+        side = 0 if new_left >= 0 else 1
+    if (new_right if side else new_left) < 0:
+        if new_left < 0 and new_right < 0:
+            raise IllegalMove(gettext_noop("%(tile)s does not fit ends %(left)s|%(right)s"), tile=TILES[index],
+                              left=left, right=right)
+        raise IllegalMove(gettext_noop("%(tile)s does not fit the right end %(end)s of %(left)s|%(right)s") if side
+                          else gettext_noop("%(tile)s does not fit the left end %(end)s of %(left)s|%(right)s"),
+                          tile=TILES[index], end=(left, right)[side], left=left, right=right)
+    return side, new_right if side else new_left
+
+
+def fishes(legal: TileMask, hand: TileMask, left: Number, right: Number, count: Sequence[int]) -> bool:
+    """Whether one of the ``legal`` tiles of ``hand`` makes fish on ends ``left|right`` with
+    ``count[v]`` tiles of each number ``v`` on the table: the fishing tile is the last of its
+    number, so it is the tile ``left-right`` itself, with 6 tiles of one of those numbers already
+    on the table. A player's last tile makes domino, whatever the ends show."""
+    return (bool(legal >> _TILE_AT[left * 7 + right] & 1) and (count[left] == 6 or count[right] == 6)
+            and bool(hand & (hand - 1)))
+
+
+def line_of(codes: Iterable[int]) -> list[tuple[Number, Number]]:
+    """The tiles on the table from the left end to the right end, each as its halves in order,
+    from the placements in the order made (``tile << 2 | side``: 0 left, 1 right, 2 a lead laid
+    with its higher half on the left, 3 with its lower; passes, -1, are skipped)."""
+    line: list[tuple[Number, Number]] = []
+    left = right = -1
+    for code in codes:
+        if code < 0:
+            continue
+        tile, side = TILES[code >> 2], code & 3
+        if side >= 2:
+            first = tile.high if side == 2 else tile.low
+            left, right = first, tile.other(first)
+            line.append((left, right))
+        elif side == 0:
+            new = tile.other(left)
+            line.insert(0, (new, left))
+            left = new
+        else:
+            new = tile.other(right)
+            line.append((right, new))
+            right = new
+    return line
+
+
+def check_hands(masks: Sequence[TileMask]) -> None:
+    """Refuse hands as dealt that do not hold 7 tiles each, or that share a tile."""
+    seen = 0
+    for seat, mask in enumerate(masks, 1):
+        if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
+            raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
+                gettext_noop("hand of seat %(seat)s"), seat=seat)
+        twice = seen & mask
+        if twice:
+            raise IllegalMove(gettext_noop("%(tile)s is dealt twice"), tile=TILES[(twice & -twice).bit_length() - 1]).at(
+                gettext_noop("hand of seat %(seat)s"), seat=seat)
+        seen |= mask
+
+
 class Deal:
     """The state of one deal, from the deal of the hands to domino or fish.
 
@@ -232,16 +310,7 @@ class Deal:
     def _check_hands(masks: list[TileMask]) -> None:
         if len(masks) != 4:
             raise IllegalMove(gettext_noop("a deal has four hands, got %(count)s"), count=len(masks))
-        seen = 0
-        for seat, mask in enumerate(masks, 1):
-            if not 0 <= mask <= ALL_TILES or mask.bit_count() != 7:
-                raise IllegalMove(gettext_noop("must hold 7 tiles, holds %(count)s"), count=mask.bit_count()).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            twice = seen & mask
-            if twice:
-                raise IllegalMove(gettext_noop("%(tile)s is dealt twice"), tile=TILES[(twice & -twice).bit_length() - 1]).at(
-                    gettext_noop("hand of seat %(seat)s"), seat=seat)
-            seen |= mask
+        check_hands(masks)
 
     # -- reading the state ---------------------------------------------------------------------
 
@@ -269,25 +338,7 @@ class Deal:
 
     def line(self) -> list[tuple[Number, Number]]:
         """The tiles on the table from the left end to the right end, each as its halves in order."""
-        line: list[tuple[Number, Number]] = []
-        left = right = -1
-        for code in self.moves:
-            if code < 0:
-                continue
-            tile, side = TILES[code >> 2], code & 3
-            if side >= 2:
-                first = tile.high if side == 2 else tile.low
-                left, right = first, tile.other(first)
-                line.append((left, right))
-            elif side == 0:
-                new = tile.other(left)
-                line.insert(0, (new, left))
-                left = new
-            else:
-                new = tile.other(right)
-                line.append((right, new))
-                right = new
-        return line
+        return line_of(self.moves)
 
     def history(self) -> list[Move]:
         """Every move so far, passes included, with the seconds charged to it."""
@@ -355,13 +406,8 @@ class Deal:
         return self._fishes(ml | mr)
 
     def _fishes(self, legal: TileMask) -> bool:
-        """Whether one of the ``legal`` tiles makes fish: the fishing tile is the last of its
-        number, so it is the tile ``left-right`` itself, with 6 tiles of one of those numbers
-        already on the table. A player's last tile makes domino, whatever the ends show."""
-        left, right, count = self.left, self.right, self.count
-        hand = self.hands[self.turn]
-        return (bool(legal >> _TILE_AT[left * 7 + right] & 1) and (count[left] == 6 or count[right] == 6)
-                and bool(hand & (hand - 1)))
+        """Whether one of the ``legal`` tiles makes fish (:func:`fishes`)."""
+        return fishes(legal, self.hands[self.turn], self.left, self.right, self.count)
 
     def allowance(self) -> int:
         """Seconds the player to move has (RULES 6); see :meth:`options`."""
@@ -420,29 +466,16 @@ class Deal:
             self.moves.append(index << 2 | (2 if first == high else 3))
         else:
             right = self.right
-            new_left = OTHER[index * 7 + left]
-            new_right = OTHER[index * 7 + right]
-            if side < 0:
-                if new_left >= 0 and new_right >= 0 and left != right:
-                    raise IllegalMove(gettext_noop("%(tile)s fits both ends %(left)s|%(right)s: say which end"),
-                                      tile=TILES[index], left=left, right=right)
-                side = 0 if new_left >= 0 else 1
-            if (new_right if side else new_left) < 0:
-                if new_left < 0 and new_right < 0:
-                    raise IllegalMove(gettext_noop("%(tile)s does not fit ends %(left)s|%(right)s"), tile=TILES[index],
-                                      left=left, right=right)
-                raise IllegalMove(gettext_noop("%(tile)s does not fit the right end %(end)s of %(left)s|%(right)s") if side
-                                  else gettext_noop("%(tile)s does not fit the left end %(end)s of %(left)s|%(right)s"),
-                                  tile=TILES[index], end=(left, right)[side], left=left, right=right)
+            side, opened = fit(index, left, right, side)
             if forced:
                 forced &= SUIT[left] | SUIT[right]
                 if forced and not forced >> index & 1:
                     raise IllegalMove(gettext_noop("seat %(seat)s must play %(tile)s first: it was touched or exposed and"
                                          " it fits"), seat=turn + 1, tile=TILES[(forced & -forced).bit_length() - 1])
             if side:
-                self.right = new_right
+                self.right = opened
             else:
-                self.left = new_left
+                self.left = opened
             self.moves.append(index << 2 | side)
         self.seconds.append(seconds)
         count = self.count

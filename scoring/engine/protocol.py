@@ -1,5 +1,8 @@
 """The partition protocol interchange format, ``domino-protocol/1`` (shared/PROTOCOL_FORMAT.md).
 
+Each entry point dispatches on ``regulations.game``: Goat, Sea Goat and points games are read and
+written by :mod:`.goat_protocol`.
+
 :func:`read_protocol` turns a protocol document into a :class:`Partition` (refusing bad input as a
 whole, with the place named: ``deal 3, move 7: 4-2 does not fit ends 5|1``); :func:`result_of`
 writes the output document of a partition; :func:`score_protocol` does both;
@@ -24,11 +27,14 @@ from typing import Any, Callable, Final, Mapping
 from . import rules
 from .deal import Deal, check_seconds
 from .errors import ProtocolError, RulesError, gettext_noop
+from .goat import GoatGame
+from .goat_protocol import game_result, read_game_protocol, write_game_protocol
 from .partition import DealRecord, Partition, PenaltyRecord, ViolationRecord
-from .regulations import Regulations
+from .points import PointsGame
+from .regulations import Game, Regulations
 from .vocabulary import DealEnd, Expiry, Seat, ViolationCode
 
-__all__ = ["FORMAT", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
+__all__ = ["FORMAT", "AnyGame", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
 
 FORMAT: Final = "domino-protocol/1"
 _KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show",
@@ -107,17 +113,25 @@ def _read_violations(value: Any, deals: int) -> list[_Listed]:
     return result
 
 
-def read_protocol(doc: Any) -> tuple[Partition, dict[str, list[str]] | None]:
-    """The partition a protocol document describes, and its pair names (if given)."""
+#: What a protocol describes: a sports partition, or a game of Goat, Sea Goat or points.
+AnyGame = Partition | GoatGame | PointsGame
+
+
+def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
+    """The partition (or game) a protocol document describes, and its pair names (the units'
+    names in a game), if given."""
     if not isinstance(doc, Mapping):
         raise _fail(gettext_noop("a protocol must be a JSON object"))
     if doc.get("format") != FORMAT:
         raise _fail(gettext_noop("must be %(format)s, got %(value)s"), "format", format=repr(FORMAT), value=repr(doc.get("format")))
+    regulations = Regulations.from_dict(doc.get("regulations"))
+    if regulations.game != Game.SPORTS:
+        return read_game_protocol(doc, regulations)
     unknown = sorted(set(doc) - _KEYS)
     if unknown:
         raise _fail(gettext_noop("unknown key %(key)s"), key=repr(unknown[0]))
     pairs = _read_pairs(doc.get("pairs"))
-    partition = Partition(Regulations.from_dict(doc.get("regulations")))
+    partition = Partition(regulations)
     deals = doc.get("deals")
     if not isinstance(deals, list):
         raise _fail(gettext_noop("must be a list of deals"), "deals")
@@ -352,9 +366,11 @@ def _violation_output(violation: ViolationRecord) -> dict[str, Any]:
             "outcome": "annulled" if violation.annulled is not None else _text(violation.consequence)}
 
 
-def result_of(partition: Partition) -> dict[str, Any]:
+def result_of(partition: AnyGame) -> dict[str, Any]:
     """The output document of a partition (deals, penalties, totals, winner, reason, and the
-    violations the format lists, ``move_time`` and ``conduct``, in order of occurrence)."""
+    violations the format lists, ``move_time`` and ``conduct``, in order of occurrence), or of a game."""
+    if not isinstance(partition, Partition):
+        return game_result(partition)
     times = partition.regulations.allowances()
     decision = partition.decision
     out: dict[str, Any] = {
@@ -412,10 +428,12 @@ def _written_violations(partition: Partition) -> list[dict[str, Any]]:
     return written
 
 
-def write_protocol(partition: Partition, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
-    """Export a partition to the input format: the deals, the penalties, the clock's seconds and
-    the violations (module docstring). Violations of the codes that are penalties at once are
-    written as their penalties."""
+def write_protocol(partition: AnyGame, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """Export a partition (or a game) to the input format: the deals, the penalties, the clock's
+    seconds and the violations (module docstring). Violations of the codes that are penalties at
+    once are written as their penalties."""
+    if not isinstance(partition, Partition):
+        return write_game_protocol(partition, pairs)
     regulations = {k: v for k, v in partition.regulations.to_dict().items() if v is not None}
     penalties: list[dict[str, Any]] = []
     false_pass_deals = {d.n for d in partition.deals if d.end == DealEnd.FALSE_PASS}

@@ -20,8 +20,17 @@ from .errors import RegulationsError, gettext_noop
 
 __all__ = [
     "Regulations", "STANDINGS_METRICS", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
-    "PenaltyMode", "FalsePassAward",
+    "PenaltyMode", "FalsePassAward", "Game", "FishCharge", "MoveTimeout", "PointsWin", "GAME_DEFAULTS",
 ]
+
+
+class Game(enum.StrEnum):
+    """The game a tournament plays (RULES 9)."""
+
+    SPORTS = "sports"  # sections 2-8
+    GOAT = "goat"  # 9.1
+    SEA_GOAT = "sea_goat"  # 9.2
+    POINTS = "points"  # 9.3: each deal's points entered by hand
 
 
 class Format(enum.StrEnum):
@@ -81,8 +90,30 @@ class FalsePassAward(enum.StrEnum):
     OPPONENTS_SCORE = "opponents_score"
 
 
+class FishCharge(enum.StrEnum):
+    """Who is charged after a fish in Goat (RULES 9.1)."""
+
+    FOR_ALL = "for_all"  # every player his hand value
+    FOR_ONE = "for_one"  # the highest hand value the sum of all hands
+
+
+class MoveTimeout(enum.StrEnum):
+    """What a lapse of the move clock brings in Goat and Sea Goat (RULES 9.1)."""
+
+    WARNING = "warning"  # section 6, as in sports
+    FORFEIT = "forfeit"  # the online rules: the game ends
+
+
+class PointsWin(enum.StrEnum):
+    """Who wins a ``points`` game once a unit reaches the target (RULES 9)."""
+
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+
 #: The choice settings and their enums.
 _CHOICE_TYPES: Final[dict[str, type[enum.StrEnum]]] = {
+    "game": Game,
     "format": Format,
     "direction": Direction,
     "next_lead": NextLead,
@@ -91,6 +122,22 @@ _CHOICE_TYPES: Final[dict[str, type[enum.StrEnum]]] = {
     "repeat_scope": RepeatScope,
     "penalty_mode": PenaltyMode,
     "false_pass_award": FalsePassAward,
+    "fish": FishCharge,
+    "move_timeout": MoveTimeout,
+    "points_win": PointsWin,
+}
+
+#: The default of a setting whose default depends on the game: :data:`GAME_DEFAULTS` gives it when
+#: the regulations are made. (Typed ``Any`` so that the field keeps its plain type.)
+_BY_GAME: Final[Any] = object()
+
+#: The defaults that depend on the game (RULES 9.2: Sea Goat plays to 125, opens at 25, in pairs).
+#: In sports ``teams`` is true (always pairs) and ``opening`` unused.
+GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
+    Game.SPORTS: {"target": 200, "opening": 13, "teams": True},
+    Game.GOAT: {"target": 200, "opening": 13, "teams": False},
+    Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True},
+    Game.POINTS: {"target": 200, "opening": 13, "teams": False},
 }
 
 #: Metric names the standings precedence may use (RULES 8), in their default order first.
@@ -102,11 +149,20 @@ STANDINGS_METRICS = (
 
 @dataclass(frozen=True)
 class Regulations:
-    """Settings of RULES.md; field comments give the section."""
+    """Settings of RULES.md; field comments give the section.
 
+    ``game`` chooses the game (RULES 9). A setting that does not belong to the chosen game is kept
+    but has no effect (RULES 9: ``penalty_mode`` is for sports only, and so are ``format``,
+    ``deals``, ``direction``, ``next_lead``, ``deal_points``, ``fish_tie``, ``false_pass_award``;
+    the Goat settings mean nothing in sports). ``target``, ``opening`` and ``teams`` left out take
+    the default of the game (:data:`GAME_DEFAULTS`).
+    """
+
+    # 9: the game
+    game: Game = Game.SPORTS
     # 5: how a partition ends
     format: Format = Format.TARGET
-    target: int = 200
+    target: int = _BY_GAME  # sports and points 200, Sea Goat 125
     deals: int = 8  # fixed-deals format: a multiple of 4
     partition_minutes: int = 40
     no_show_minutes: int = 5
@@ -131,6 +187,21 @@ class Regulations:
     win_points: int = 1
     bye_points: int = 0
     standings: tuple[str, ...] = field(default=STANDINGS_METRICS[:5])
+    # 9.1 Goat (and 9.2 Sea Goat, which plays as Goat unless said otherwise)
+    players: int = 4  # at a table: 2 to 4; of a tournament, its largest table
+    teams: bool = _BY_GAME  # 4 players in two pairs; Goat False, Sea Goat True
+    bazaar_keep: int = 0  # tiles of the bazaar never drawn (as many as there are, if fewer)
+    fish: FishCharge = FishCharge.FOR_ALL
+    opening: int = _BY_GAME  # 0 = off; Goat 13, Sea Goat 25
+    lose_at: int = 101
+    zero_alone: int = 25  # a hand of 0-0 alone (the online rules: 10)
+    six_alone: int = 50  # a hand of 6-6 alone
+    move_timeout: MoveTimeout = MoveTimeout.WARNING
+    games_per_tour: int = 1
+    # 9.2 Sea Goat
+    reset_others: bool = True
+    # 9 points: who wins once a unit reaches the target
+    points_win: PointsWin = PointsWin.HIGHEST
 
     #: The values of each choice setting, plain strings (forms and serializers make choices of them).
     CHOICES: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -151,10 +222,26 @@ class Regulations:
         "penalties_to_forfeit": (1, 100),
         "win_points": (1, 100),
         "bye_points": (0, 10_000),
+        "players": (2, 4),
+        "bazaar_keep": (0, 13),
+        "opening": (0, 1_000),
+        "lose_at": (1, 10_000),
+        "zero_alone": (0, 1_000),
+        "six_alone": (0, 1_000),
+        "games_per_tour": (1, 100),
     }
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"no_show_points", "penalties_to_forfeit"})
+    #: The settings that are true or false.
+    FLAGS: ClassVar[tuple[str, ...]] = ("teams", "reset_others")
 
     def __post_init__(self) -> None:
+        game = self.game
+        if game not in self.CHOICES["game"]:
+            self._fail("game", gettext_noop("must be one of %(choices)s, got %(value)s"),
+                       choices=", ".join(self.CHOICES["game"]), value=repr(game))
+        for name, default in GAME_DEFAULTS[Game(game)].items():
+            if getattr(self, name) is _BY_GAME:
+                object.__setattr__(self, name, default)
         for name, choices in self.CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
@@ -169,9 +256,15 @@ class Regulations:
                 self._fail(name, gettext_noop("must be a whole number, got %(value)s"), value=repr(value))
             if value < low or (high is not None and value > high):
                 self._fail(name, gettext_noop("must be from %(low)s to %(high)s, got %(value)s"), low=low, high=high, value=value)
+        for name in self.FLAGS:
+            if type(getattr(self, name)) is not bool:
+                self._fail(name, gettext_noop("must be true or false, got %(value)s"), value=repr(getattr(self, name)))
         if self.deals % 4:
             self._fail("deals", gettext_noop("must be a multiple of 4 so that every seat leads equally, got %(value)s"),
                        value=self.deals)
+        if self.game in (Game.GOAT, Game.SEA_GOAT, Game.POINTS) and self.teams and self.players != 4:
+            self._fail("teams", gettext_noop("two pairs need 4 players, the regulations have %(players)s"),
+                       players=self.players)
         standings = self.standings
         if isinstance(standings, str) or not all(isinstance(m, str) for m in standings):
             self._fail("standings", gettext_noop("must be a list of standings criteria"))
@@ -186,6 +279,11 @@ class Regulations:
     @staticmethod
     def _fail(name: str, template: str, **params: object) -> NoReturn:
         raise RegulationsError(template, None, **params).at("regulations.%(key)s", key=name)
+
+    def at_table(self, players: int) -> Regulations:
+        """These regulations at a table of ``players`` (RULES 9.1: ``players`` is the largest table,
+        and a tour may seat fewer at some tables)."""
+        return dataclasses.replace(self, players=players)
 
     @property
     def no_show_award(self) -> int:

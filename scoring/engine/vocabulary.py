@@ -17,7 +17,7 @@ from typing import TypeAlias
 
 __all__ = [
     "Seat", "Pair", "Side", "DealEnd", "Mark", "ViolationCode", "Consequence", "Reason",
-    "Next", "Absent", "Expiry",
+    "Next", "Absent", "Expiry", "Unit", "GoatEnd", "GameReason",
 ]
 
 Seat: TypeAlias = int
@@ -108,3 +108,28 @@ class Expiry(enum.StrEnum):
 
     DURING_DEAL = "during_deal"  # that deal is the last
     AFTER_DEAL = "after_deal"  # between deals: one more is played
+
+
+# -- Goat, Sea Goat and points games (RULES 9) ---------------------------------------------------
+
+Unit: TypeAlias = str
+"""Who is scored in Goat, Sea Goat and points games: a seat ``"1"`` to ``"4"`` when each plays for
+himself, or a pair ``"A"`` (seats 1, 3) or ``"B"`` (seats 2, 4) with ``teams``."""
+
+
+class GoatEnd(enum.StrEnum):
+    """How a deal of Goat or Sea Goat ends (RULES 9.1)."""
+
+    DOMINO = "domino"
+    FISH = "fish"
+    REDEAL = "redeal"  # void: a hand of 5 doubles or 6 tiles of one number; dealt again
+
+
+class GameReason(enum.StrEnum):
+    """Why a game of Goat, Sea Goat or points ends (RULES 9)."""
+
+    LOSE_AT = "lose_at"  # Goat: a unit at lose_at is the goat
+    TARGET = "target"  # Sea Goat, points: a unit reached the target
+    ZERO_ZERO = "zero_zero"  # Sea Goat: domino with 0-0
+    TIMEOUT = "timeout"  # move_timeout forfeit: a player ran out of time
+    TIME = "time"  # the game's time limit (RULES 5): counted as it stands

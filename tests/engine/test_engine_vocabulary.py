@@ -70,6 +70,7 @@ def test_the_lists_of_codes_are_plain_strings_in_the_order_of_the_rules():
 
 def test_the_choices_of_the_settings_are_those_of_their_enums():
     assert Regulations.CHOICES == {
+        "game": ("sports", "goat", "sea_goat", "points"),
         "format": ("target", "fixed_deals"),
         "direction": ("counter_clockwise", "clockwise"),
         "next_lead": ("rotation", "winner"),
@@ -78,6 +79,9 @@ def test_the_choices_of_the_settings_are_those_of_their_enums():
         "repeat_scope": ("player_partition", "pair_partition", "player_tournament"),
         "penalty_mode": ("award_opponents", "deduct_offenders"),
         "false_pass_award": ("none", "opponents_score"),
+        "fish": ("for_all", "for_one"),
+        "move_timeout": ("warning", "forfeit"),
+        "points_win": ("highest", "lowest"),
     }
 
 

@@ -1,0 +1,1030 @@
+"""Goat (Козёл) and Sea Goat (Морской козёл): a deal with a bazaar for 2 to 4 players, and the game
+to ``lose_at`` or to the ``target`` (shared/RULES.md 9.1, 9.2).
+
+:class:`GoatDeal` is played as a sports :class:`~scoring.engine.deal.Deal` is: :attr:`~GoatDeal.to_move`,
+:meth:`~GoatDeal.legal_moves`, :meth:`~GoatDeal.allowance`, :meth:`~GoatDeal.play`,
+:meth:`~GoatDeal.pass_turn`, plus :meth:`~GoatDeal.draw` when the player to move has no playable
+tile and the bazaar may still be drawn. Its line of play is the sports deal's
+(:func:`~scoring.engine.deal.fit`, :func:`~scoring.engine.deal.fishes`,
+:func:`~scoring.engine.deal.line_of`). :class:`GoatGame` scores its deals one after another
+(:mod:`.goat_rules`), event-sourced like :class:`~scoring.engine.partition.Partition`.
+
+Seats are numbered 1 to ``players`` in the direction of play; with ``teams`` (4 players) seats 1
+and 3 are pair A, 2 and 4 pair B, and a pair is the unit that is scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
+
+from . import goat_rules as gr
+from . import rules
+from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
+from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
+from .regulations import Game, MoveTimeout, Regulations
+from .tiles import ALL_TILES, HIGH, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of, tile_index
+from .vocabulary import Expiry, GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
+
+__all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision",
+           "GameResult"]
+
+_SIDES: Final[dict[Side | str | None, int]] = {Side.LEFT: 0, Side.RIGHT: 1, None: -1}
+_SIDE_NAMES: Final = (Side.LEFT, Side.RIGHT)
+_MOVE_KEYS: Final = frozenset({"seat", "draw", "tile", "end", "second", "pass"})
+_GAMES: Final = (Game.GOAT, Game.SEA_GOAT)
+_ZERO: Final = tile_index(0, 0)
+
+
+class GoatMove(NamedTuple):
+    """A legal move: ``tile`` on ``end`` (``None`` for a lead, or when both ends show the same
+    number), and in Sea Goat a ``second`` double on the other end."""
+
+    seat: Seat
+    tile: Tile
+    end: Side | None = None
+    second: Tile | None = None
+
+
+@dataclass(frozen=True)
+class GoatOutcome:
+    """How a deal ended: ``end`` is ``"domino"``, ``"fish"`` or ``"redeal"`` (void); ``seat``
+    placed the last tile; ``values`` are the hand values left to seats 1.. (RULES 9.1; empty for
+    a void deal); ``zero_zero``: the domino move put down 0-0 (Sea Goat's finish)."""
+
+    end: GoatEnd
+    seat: Seat | None
+    values: tuple[int, ...]
+    zero_zero: bool = False
+
+
+def _check_game(regulations: Regulations) -> None:
+    if regulations.game not in _GAMES:
+        raise RulesError(gettext_noop("the regulations' game is %(game)s: a deal with a bazaar is Goat or Sea Goat"),
+                         game=regulations.game)
+
+
+class GoatDeal:
+    """One deal of Goat or Sea Goat, from the deal of the hands to domino or fish.
+
+    ``hands``: 7 tiles for each of the ``players`` seats; the bazaar is every other tile, in the
+    order it will be drawn when ``bazaar`` gives it (a deal dealt from a seed), else in no known
+    order (then each draw names its tile, as a protocol does). ``leader``: who leads; ``None``
+    for the first deal of a game, led by the holder of the first tile of
+    :data:`~scoring.engine.goat_rules.LEAD_ORDER` with that tile. A hand of 5 doubles or 6 tiles
+    of one number makes the deal void at once (:attr:`is_void`).
+
+    >>> deal = GoatDeal.from_seed(7, Regulations(game="goat", players=2))
+    >>> deal.to_move, len(deal.bazaar)
+    (2, 14)
+    """
+
+    def __init__(self, hands: Sequence[TileMask | Iterable[Tile | TileIndex | str]], regulations: Regulations,
+                 leader: Seat | None = None, bazaar: Sequence[TileIndex] | None = None,
+                 seed: int | str | None = None) -> None:
+        _check_game(regulations)
+        self.regulations = regulations
+        self.players = regulations.players
+        if not isinstance(hands, (list, tuple)) or len(hands) != self.players:
+            raise IllegalMove(gettext_noop("a deal of %(players)s players has %(players)s hands, got %(count)s"),
+                              players=self.players, count=len(hands) if isinstance(hands, (list, tuple)) else 0)
+        masks = [h if type(h) is int else Deal._hand_mask(seat, h) for seat, h in enumerate(hands, 1)]
+        check_hands(masks)
+        seen = sum(masks)
+        rest = ALL_TILES & ~seen
+        self.ordered = bazaar is not None
+        if bazaar is None:
+            bazaar = list(indices_of(rest))
+        elif sorted(bazaar) != list(indices_of(rest)):
+            raise IllegalMove(gettext_noop("the bazaar must hold every tile in no hand, once"))
+        self.dealt: tuple[TileMask, ...] = tuple(masks)
+        self.hands: list[TileMask] = list(masks)
+        self.bazaar: list[TileIndex] = list(bazaar)
+        self.seed = seed
+        self.lead_tile: TileIndex | None = None  # the tile the first deal of a game must be led with
+        if leader is None:
+            leader, self.lead_tile = gr.first_lead(masks)
+        elif type(leader) is not int or not 1 <= leader <= self.players:
+            raise IllegalMove(gettext_noop("the leader must be a seat 1 to %(players)s, got %(leader)s"),
+                              players=self.players, leader=repr(leader))
+        self.leader: Seat = leader
+        self.turn = leader - 1
+        self.left: Number = -1
+        self.right: Number = -1
+        self.count = [0] * 7
+        self.codes: list[int] = []  # placements: tile << 2 | side (deal.line_of)
+        self.moves: list[dict[str, Any]] = []  # protocol move form
+        self.drawn: list[TileIndex] = []  # drawn in the current turn
+        self.passes = 0  # passes in a row since the last tile was placed
+        self.outcome: GoatOutcome | None = None
+        self.turn_allowance = 0
+        if any(gr.void_hand(m) for m in masks):
+            self.outcome = GoatOutcome(GoatEnd.REDEAL, None, ())
+        else:
+            self._begin_turn()
+
+    @classmethod
+    def from_seed(cls, seed: int | str, regulations: Regulations, leader: Seat | None = None) -> GoatDeal:
+        """A deal dealt from ``seed``: seat ``k`` gets tiles ``7(k-1)`` to ``7k-1`` of
+        :func:`~scoring.engine.deal.shuffled` ``(seed)``, and the bazaar is the rest, drawn in that
+        order. Keep the seed secret until the deal ends: it tells the bazaar."""
+        order = shuffled(seed)
+        players = regulations.players
+        hands = [sum(1 << i for i in order[7 * k:7 * k + 7]) for k in range(players)]
+        return cls(hands, regulations, leader, order[7 * players:], seed)
+
+    # -- reading the state ---------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Seat:
+        return self.turn + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def is_void(self) -> bool:
+        return self.outcome is not None and self.outcome.end == GoatEnd.REDEAL
+
+    @property
+    def ends(self) -> tuple[Number, Number] | None:
+        return None if self.left < 0 else (self.left, self.right)
+
+    def hand(self, seat: Seat) -> list[Tile]:
+        return [TILES[i] for i in indices_of(self.hands[seat - 1])]
+
+    def line(self) -> list[tuple[Number, Number]]:
+        """The tiles on the table from the left end to the right end, each as its halves in order."""
+        return line_of(self.codes)
+
+    def values(self) -> tuple[int, ...]:
+        """The hand value (RULES 9.1) of each seat's tiles now."""
+        return tuple(gr.hand_value(h, self.regulations) for h in self.hands)
+
+    def can_draw(self) -> bool:
+        """Whether the bazaar may still be drawn: it holds more than ``bazaar_keep`` tiles."""
+        return len(self.bazaar) > self.regulations.bazaar_keep
+
+    # -- the rules of a move -------------------------------------------------------------------
+
+    def legal_masks(self) -> tuple[TileMask, TileMask]:
+        """Tiles of the player to move that fit the left end and the right end (at the lead: every
+        tile, or the one the first deal must be led with, on the left). When both ends show the
+        same number a tile there is listed on the left only."""
+        hand = self.hands[self.turn]
+        if self.left < 0:
+            if self.lead_tile is not None:
+                return hand & 1 << self.lead_tile, 0
+            return hand, 0
+        ml = hand & SUIT[self.left]
+        mr = 0 if self.left == self.right else hand & SUIT[self.right]
+        return ml, mr
+
+    def legal_moves(self) -> list[GoatMove]:
+        """Every legal move of the player to move: (tile, end), and in Sea Goat two doubles at
+        once. Empty when he must draw (:meth:`can_draw`) or pass."""
+        if self.outcome is not None:
+            return []
+        ml, mr = self.legal_masks()
+        seat = self.turn + 1
+        if self.left < 0:
+            return [GoatMove(seat, TILES[i]) for i in indices_of(ml)]
+        moves = ([GoatMove(seat, TILES[i], Side.LEFT) for i in indices_of(ml)]
+                 + [GoatMove(seat, TILES[i], Side.RIGHT) for i in indices_of(mr)])
+        if self.regulations.game == Game.SEA_GOAT and self.left != self.right:
+            doubles = [i for i in indices_of(self.hands[self.turn]) if TILES[i].is_double]
+            lefts = [i for i in doubles if ml >> i & 1]
+            rights = [i for i in doubles if mr >> i & 1]
+            moves += [GoatMove(seat, TILES[a], Side.LEFT, TILES[b]) for a in lefts for b in rights]
+        return moves
+
+    def _fishes(self, legal: TileMask) -> bool:
+        if self.left < 0:
+            return False
+        return fishes(legal, self.hands[self.turn], self.left, self.right, self.count)
+
+    def _begin_turn(self) -> None:
+        """Fix the allowance of the turn that begins (RULES 6; drawing is part of the move): the
+        forced lead of a game's first deal is one move; a player who must draw (**Decision**)
+        has ``time_several``, as his move is not known yet."""
+        r = self.regulations
+        self.drawn = []
+        ml, mr = self.legal_masks()
+        if self.left < 0:
+            self.turn_allowance = r.time_single if self.lead_tile is not None else r.time_several
+        elif not ml | mr:
+            self.turn_allowance = r.time_several if self.can_draw() else r.time_pass
+        elif self._fishes(ml | mr):
+            self.turn_allowance = r.time_fish
+        else:
+            self.turn_allowance = r.time_single if len(self.legal_moves()) == 1 else r.time_several
+
+    def allowance(self) -> int:
+        """Seconds the player to move has for his move, fixed when his turn began (RULES 6)."""
+        return self.turn_allowance
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def _check_turn(self, seat: Seat | None) -> None:
+        if self.outcome is not None:
+            raise IllegalMove(gettext_noop("the deal is over (%(end)s)"), end=self.outcome.end)
+        if seat is not None and (type(seat) is not int or not 1 <= seat <= self.players):
+            raise IllegalMove(gettext_noop("seat must be 1 to %(players)s, got %(seat)s"), players=self.players,
+                              seat=repr(seat))
+        if seat is not None and seat != self.turn + 1:
+            raise IllegalMove(gettext_noop("seat %(seat)s moves out of turn: seat %(turn)s is to move"), seat=seat,
+                              turn=self.turn + 1)
+
+    def _playable(self) -> TileMask:
+        ml, mr = self.legal_masks()
+        return ml | mr
+
+    def draw(self, tile: Tile | TileIndex | str | None = None, seat: Seat | None = None) -> Tile:
+        """The player to move, with no playable tile, takes a tile from the bazaar (RULES 9.1):
+        the next one of a dealt bazaar, or ``tile`` (a protocol names what was drawn; on a dealt
+        bazaar it must be the next one). Returns the tile."""
+        self._check_turn(seat)
+        playable = self._playable()
+        if playable:
+            raise IllegalMove(gettext_noop("seat %(seat)s draws holding a playable tile: %(tiles)s"), seat=self.turn + 1,
+                              tiles=", ".join(str(TILES[i]) for i in indices_of(playable)))
+        if not self.can_draw():
+            raise IllegalMove(gettext_noop("the bazaar is exhausted: %(left)s tiles left, %(keep)s stay"),
+                              left=len(self.bazaar), keep=self.regulations.bazaar_keep)
+        if tile is None:
+            if not self.ordered:
+                raise IllegalMove(gettext_noop("the bazaar's order is not known: name the tile drawn"))
+            index = self.bazaar[0]
+        else:
+            index = _tile_and_first(tile)[0]
+            if index not in self.bazaar:
+                raise IllegalMove(gettext_noop("%(tile)s is not in the bazaar"), tile=TILES[index])
+            if self.ordered and index != self.bazaar[0]:
+                raise IllegalMove(gettext_noop("%(tile)s is not the next tile of the dealt bazaar"), tile=TILES[index])
+        self.bazaar.remove(index)
+        self.hands[self.turn] |= 1 << index
+        self.drawn.append(index)
+        return TILES[index]
+
+    def play(self, tile: Tile | TileIndex | str, end: Side | str | None = None, seat: Seat | None = None,
+             second: Tile | TileIndex | str | None = None) -> None:
+        """Place ``tile`` of the player to move on ``end`` (left out when it fits one end only or
+        both ends show the same number); in Sea Goat ``second``, a double, goes on the other end
+        in the same move. A lead written ``"a-b"`` lies with ``a`` on the left."""
+        self._check_turn(seat)
+        index, first = _tile_and_first(tile)
+        side = _SIDES.get(end, -2)
+        if side == -2:
+            raise IllegalMove(gettext_noop("end must be \"left\" or \"right\", got %(end)s"), end=repr(end))
+        turn = self.turn
+        hand = self.hands[turn]
+        if not hand >> index & 1:
+            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index],
+                              seat=turn + 1)
+        second_index = None if second is None else _tile_and_first(second)[0]
+        move: dict[str, Any] = {"seat": turn + 1}
+        if self.drawn:
+            move["draw"] = [str(TILES[i]) for i in self.drawn]
+        if self.left < 0:
+            if second_index is not None:
+                raise IllegalMove(gettext_noop("two doubles go on the two open ends: not at the lead"))
+            if self.lead_tile is not None and index != self.lead_tile:
+                raise IllegalMove(gettext_noop("the first deal of a game is led with %(tile)s"), tile=TILES[self.lead_tile])
+            if first < 0:
+                first = HIGH[index]
+            self.left, self.right = first, OTHER[index * 7 + first]
+            self.codes.append(index << 2 | (2 if first == HIGH[index] else 3))
+            move["tile"] = f"{first}-{self.right}"
+            placed = 1 << index
+        else:
+            side, opened = fit(index, self.left, self.right, side)
+            if second_index is None:
+                self._open_end(side, opened)
+                self.codes.append(index << 2 | side)
+                placed = 1 << index
+            else:
+                placed = self._two_doubles(index, side, second_index)
+            move["tile"] = str(TILES[index])
+            if end is not None or second_index is not None:
+                move["end"] = str(_SIDE_NAMES[side])
+            if second_index is not None:
+                move["second"] = str(TILES[second_index])
+        for i in indices_of(placed):
+            self.count[TILES[i].low] += 1
+            if not TILES[i].is_double:
+                self.count[TILES[i].high] += 1
+        hand &= ~placed
+        self.hands[turn] = hand
+        self.moves.append(move)
+        self.drawn = []
+        self.passes = 0
+        if not hand:
+            zero = bool(placed & 1 << _ZERO)
+            self.outcome = GoatOutcome(GoatEnd.DOMINO, turn + 1, self.values(), zero)
+        elif self.left == self.right and self.count[self.left] == 7:
+            self.outcome = GoatOutcome(GoatEnd.FISH, turn + 1, self.values())
+        else:
+            self._next()
+
+    def _open_end(self, side: int, number: Number) -> None:
+        if side:
+            self.right = number
+        else:
+            self.left = number
+
+    def _two_doubles(self, index: TileIndex, side: int, second: TileIndex) -> TileMask:
+        """Sea Goat: the double ``index`` on ``side`` and the double ``second`` on the other end."""
+        if self.regulations.game != Game.SEA_GOAT:
+            raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
+        if not (TILES[index].is_double and TILES[second].is_double and index != second):
+            raise IllegalMove(gettext_noop("two tiles in one move must be two doubles"))
+        if not self.hands[self.turn] >> second & 1:
+            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[second],
+                              seat=self.turn + 1)
+        other_end = self.right if side == 0 else self.left
+        if OTHER[second * 7 + other_end] < 0:
+            raise IllegalMove(gettext_noop("the second double %(tile)s does not fit the other end %(end)s"),
+                              tile=TILES[second], end=other_end)
+        self.codes += [index << 2 | side, second << 2 | (1 - side)]
+        return 1 << index | 1 << second
+
+    def pass_turn(self, seat: Seat | None = None) -> None:
+        """The player to move, with no playable tile and nothing he may draw, passes. When every
+        player has passed since the last tile was placed (a bazaar that keeps tiles) the deal
+        is fish, and its fisherman placed the last tile."""
+        self._check_turn(seat)
+        playable = self._playable()
+        if playable:
+            raise IllegalMove(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"),
+                              seat=self.turn + 1, tiles=", ".join(str(TILES[i]) for i in indices_of(playable)))
+        if self.can_draw():
+            raise IllegalMove(gettext_noop("seat %(seat)s passes while the bazaar may be drawn: he draws first"),
+                              seat=self.turn + 1)
+        move: dict[str, Any] = {"seat": self.turn + 1}
+        if self.drawn:
+            move["draw"] = [str(TILES[i]) for i in self.drawn]
+        move["pass"] = True
+        self.moves.append(move)
+        self.drawn = []
+        self.passes += 1
+        if self.passes == self.players:
+            # The last of the passes is that of the player who placed the last tile: the fisherman.
+            self.outcome = GoatOutcome(GoatEnd.FISH, self.turn + 1, self.values())
+        else:
+            self._next()
+
+    def _next(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self._begin_turn()
+
+    # -- storing and replaying -----------------------------------------------------------------
+
+    def apply(self, move: Mapping[str, Any]) -> None:
+        """Apply one protocol move: ``{"seat", "draw"?: [tiles], "tile", "end"?, "second"?}`` or
+        ``{"seat", "draw"?: [tiles], "pass": true}``; ``{"seat", "draw": [tiles]}`` alone is a
+        turn still being played."""
+        if not isinstance(move, Mapping) or "seat" not in move:
+            raise IllegalMove(gettext_noop("a move must be an object with a seat"))
+        unknown = sorted(set(move) - _MOVE_KEYS)
+        if unknown:
+            raise IllegalMove(gettext_noop("unknown key %(key)s in a move"), key=repr(unknown[0]))
+        if "tile" in move and "pass" in move:
+            raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
+        if ("end" in move or "second" in move) and "tile" not in move:
+            raise IllegalMove(gettext_noop("\"end\" and \"second\" go with a tile"))
+        seat = move["seat"]
+        self._check_turn(seat)
+        draws = move.get("draw", [])
+        if not isinstance(draws, list) or ("draw" in move and not draws):
+            raise IllegalMove(gettext_noop("\"draw\" is a list of the tiles drawn, in order"))
+        for k, tile in enumerate(draws, 1):
+            try:
+                self.draw(tile, seat)
+            except RulesError as error:
+                raise error.at(gettext_noop("draw %(n)s"), n=k) from None
+        if "pass" in move:
+            if move["pass"] is not True:
+                raise IllegalMove(gettext_noop("\"pass\" must be true"))
+            self.pass_turn(seat)
+        elif "tile" in move:
+            self.play(move["tile"], move.get("end"), seat, move.get("second"))
+        elif not draws:
+            raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
+
+    def to_dict(self, public: bool = False) -> dict[str, Any]:
+        """JSON-ready state: the hands as dealt, the leader, every move (protocol move form), and
+        the seed and the bazaar's order when known. ``public``: leave out the seed and the
+        bazaar's order while the deal is being played (they tell what is face down)."""
+        data: dict[str, Any] = {
+            "hands": {str(s): [str(TILES[i]) for i in indices_of(h)] for s, h in enumerate(self.dealt, 1)},
+            "leader": self.leader,
+        }
+        if self.lead_tile is not None:
+            data["lead"] = str(TILES[self.lead_tile])  # the first deal of a game: led by the hands
+        if self.is_void:
+            data["redeal"] = True
+        else:
+            moves = list(self.moves)
+            if self.drawn and self.outcome is None:
+                moves.append({"seat": self.turn + 1, "draw": [str(TILES[i]) for i in self.drawn]})
+            data["moves"] = moves
+        if not (public and self.outcome is None):
+            if self.seed is not None:
+                data["seed"] = self.seed
+            if self.ordered:
+                data["bazaar"] = [str(TILES[i]) for i in self._bazaar_as_dealt()]
+        return data
+
+    def _bazaar_as_dealt(self) -> list[TileIndex]:
+        drawn = [_tile_and_first(t)[0] for m in self.moves for t in m.get("draw", [])] + self.drawn
+        return drawn + self.bazaar
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], regulations: Regulations, leader: Seat | None = None) -> GoatDeal:
+        """Replay a deal from :meth:`to_dict` (or a protocol move-form deal with ``leader``)."""
+        if not isinstance(data, Mapping):
+            raise RulesError(gettext_noop("a deal must be an object"))
+        hands = data.get("hands")
+        seats = [str(s) for s in range(1, regulations.players + 1)]
+        if not isinstance(hands, Mapping) or sorted(hands) != seats or not all(isinstance(hands[s], list) for s in seats):
+            raise RulesError(gettext_noop("must give the hands of seats \"1\" to \"%(players)s\" as lists of tiles"),
+                             "hands", players=regulations.players)
+        bazaar = data.get("bazaar")
+        order = None
+        if bazaar is not None:
+            if not isinstance(bazaar, list):
+                raise RulesError(gettext_noop("must be a list of tiles"), "bazaar")
+            order = [_tile_and_first(t)[0] for t in bazaar]
+        first = "lead" in data
+        deal = cls([hands[s] for s in seats], regulations, None if first else data.get("leader", leader), order,
+                   data.get("seed"))
+        if first and (data.get("leader", deal.leader) != deal.leader or deal.lead_tile is None
+                      or _tile_and_first(data["lead"])[0] != deal.lead_tile):
+            raise RulesError(gettext_noop("the first deal of a game is led by seat %(seat)s with %(tile)s"), "lead",
+                             seat=deal.leader, tile=TILES[deal.lead_tile or 0])
+        if "seed" in data and data["seed"] is not None:
+            dealt = cls.from_seed(data["seed"], regulations, deal.leader)
+            if dealt.dealt != deal.dealt:
+                raise RulesError(gettext_noop("the hands are not those the seed deals"), "seed")
+            deal.bazaar, deal.ordered = dealt.bazaar, True
+        moves = data.get("moves", [])
+        if not isinstance(moves, list):
+            raise RulesError(gettext_noop("must be a list"), "moves")
+        if deal.is_void and moves:
+            raise RulesError(gettext_noop("the deal is void (a hand of 5 doubles or 6 tiles of one number): it has no"
+                                          " moves"), "moves")
+        for k, move in enumerate(moves, 1):
+            if deal.outcome is not None:
+                raise IllegalMove(gettext_noop("the deal is already over (%(end)s): no move after it"),
+                                  end=deal.outcome.end).at(gettext_noop("move %(n)s"), n=k)
+            try:
+                deal.apply(move)
+            except RulesError as error:
+                raise error.at(gettext_noop("move %(n)s"), n=k) from None
+        return deal
+
+
+# -- the game ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoatDealRecord:
+    """A recorded deal: ``charges`` per unit (Goat: charged, before the opening; Sea Goat:
+    credited), and each unit's ``scores``, ``memo`` (memorised points) and ``opened`` after it;
+    ``carry`` is the sum waiting after it; ``deal`` is the move-form state when it was played
+    move by move. A void deal (``end`` ``"redeal"``) has no values and charges nothing."""
+
+    n: int
+    leader: Seat | None
+    end: GoatEnd
+    seat: Seat | None
+    values: tuple[int, ...]
+    charges: tuple[int, ...]
+    scores: tuple[int, ...]
+    memo: tuple[int, ...]
+    opened: tuple[bool, ...]
+    carry: int
+    deal: GoatDeal | None = None
+    zero_zero: bool = False  # domino with 0-0 (Sea Goat's finish)
+
+
+@dataclass(frozen=True)
+class GamePenalty:
+    """A penalty on the unit of ``seat`` after deal ``after_deal`` (RULES 9: Goat charges it to
+    the offender, Sea Goat and a highest-wins points game credit it to every other unit);
+    ``scores`` after it."""
+
+    after_deal: int
+    seat: Seat
+    code: ViolationCode
+    unit: Unit
+    points: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameDecision:
+    """The game is over: ``reason``; ``goats`` (Goat: the units at ``lose_at``), ``winner`` (Sea
+    Goat, points), ``timed_out`` (the unit that ran out of time)."""
+
+    reason: GameReason
+    goats: tuple[Unit, ...] = ()
+    winner: Unit | None = None
+    timed_out: Unit | None = None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What the standings of a tournament take from one game (RULES 9.1, 9.2): per unit (in the
+    order of ``units``) the score, the game points, whether it is a goat and whether it won."""
+
+    units: tuple[Unit, ...]
+    scores: tuple[int, ...]
+    game_points: tuple[int, ...]
+    goats: tuple[Unit, ...]
+    winner: Unit | None
+    reason: GameReason | None
+
+
+@dataclass
+class _State:
+    first_leader: Seat | None = None
+    next_leader: Seat | None = None  # None: the first deal of the game, led by its hands
+    deals: list[GoatDealRecord] = field(default_factory=list)
+    penalties: list[GamePenalty] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    memo: list[int] = field(default_factory=list)
+    opened: list[bool] = field(default_factory=list)
+    carry: int = 0
+    time_expired: tuple[Expiry, int] | None = None  # as in a partition: (when, deal number)
+    decision: GameDecision | None = None
+    timeout: tuple[int, Seat] | None = None  # (deal, seat) of a lapse with move_timeout forfeit
+
+
+class GoatGame:
+    """One game of Goat or Sea Goat at one table (RULES 9.1, 9.2).
+
+    Deals are played move by move (:meth:`start_deal`, then :meth:`draw`, :meth:`play`,
+    :meth:`pass_turn` on :attr:`current`; recorded by themselves at domino or fish) or recorded in
+    summary form (:meth:`record_deal`, :meth:`record_redeal`). Every call appends an event, and
+    :meth:`to_dict` / :meth:`from_dict` store and replay a game.
+
+    >>> game = GoatGame(Regulations(game="goat", players=3), first_leader=2)
+    >>> game.record_deal("domino", 2, {1: 14, 3: 25}).scores
+    (14, 0, 25)
+    """
+
+    def __init__(self, regulations: Regulations, first_leader: Seat | None = None) -> None:
+        _check_game(regulations)
+        self.regulations = regulations
+        self.units = gr.units_of(regulations)
+        self.events: list[dict[str, Any]] = []
+        self.current: GoatDeal | None = None
+        self._state = self._fresh()
+        if first_leader is not None:
+            self.draw_lead(first_leader)
+
+    def _fresh(self) -> _State:
+        n = len(self.units)
+        return _State(scores=[0] * n, memo=[0] * n, opened=[self.regulations.opening == 0] * n)
+
+    # -- reading the state ---------------------------------------------------------------------
+
+    @property
+    def is_sea_goat(self) -> bool:
+        return self.regulations.game == Game.SEA_GOAT
+
+    @property
+    def deals(self) -> list[GoatDealRecord]:
+        return list(self._state.deals)
+
+    @property
+    def penalties(self) -> list[GamePenalty]:
+        return list(self._state.penalties)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._state.scores)
+
+    @property
+    def memo(self) -> tuple[int, ...]:
+        return tuple(self._state.memo)
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        return tuple(self._state.opened)
+
+    @property
+    def carry(self) -> int:
+        return self._state.carry
+
+    @property
+    def first_leader(self) -> Seat | None:
+        return self._state.first_leader
+
+    @property
+    def next_leader(self) -> Seat | None:
+        """Who leads the next deal; ``None`` while it is the first of the game (led by its hands)."""
+        return self._state.next_leader
+
+    @property
+    def decision(self) -> GameDecision | None:
+        return self._state.decision
+
+    @property
+    def time_expired(self) -> tuple[Expiry, int] | None:
+        return self._state.time_expired
+
+    @property
+    def timeout(self) -> tuple[int, Seat] | None:
+        """``(deal, seat)``: during that deal the player at that seat ran out of time."""
+        return self._state.timeout
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.decision is not None
+
+    def game_points(self) -> tuple[int, ...] | None:
+        """Each unit's game points once the game is over (RULES 9.1 online rating; Sea Goat 1 to
+        the winner); ``None`` while it goes on."""
+        d, s = self._state.decision, self._state
+        if d is None:
+            return None
+        if d.reason == GameReason.TIMEOUT and d.timed_out is not None:
+            return tuple(gr.timeout_game_points(s.scores, self.units.index(d.timed_out), self.regulations.game))
+        if self.is_sea_goat:
+            return tuple(1 if u == d.winner else 0 for u in self.units)
+        return tuple(gr.goat_game_points(s.scores, [self.units.index(g) for g in d.goats]))
+
+    def result(self) -> GameResult:
+        """The inputs of the standings (RULES 9.1: game points, goats taken, total score; 9.2:
+        games won, points)."""
+        d = self._state.decision
+        return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units),
+                          d.goats if d else (), d.winner if d else None, d.reason if d else None)
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _event(self, event: dict[str, Any]) -> Any:
+        """Apply an event; it is kept only when it applies without error (the state is restored)."""
+        before = self._copy_state()
+        try:
+            result = self._apply(event)
+        except RulesError:
+            self._state = before
+            raise
+        self.events.append(event)
+        return result
+
+    def _copy_state(self) -> _State:
+        s = self._state
+        return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
+                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout)
+
+    def _apply(self, event: Mapping[str, Any]) -> Any:
+        handler = getattr(self, f"_on_{event.get('type')}", None)
+        if handler is None:
+            raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
+        return handler(event)
+
+    def _check_open(self) -> None:
+        d = self._state.decision
+        if d is not None:
+            raise PartitionError(gettext_noop("the game was already decided after deal %(n)s (%(reason)s): nothing more"
+                                              " can be recorded"), n=len(self._state.deals), reason=d.reason)
+
+    def _check_seat(self, seat: object) -> Seat:
+        if type(seat) is not int or not 1 <= seat <= self.regulations.players:
+            raise PartitionError(gettext_noop("seat must be 1 to %(players)s, got %(seat)s"),
+                                 players=self.regulations.players, seat=repr(seat))
+        return seat
+
+    def draw_lead(self, seat: Seat) -> None:
+        """Record who leads the first deal of the game, when it is recorded in summary form (a
+        deal played move by move finds its leader in the hands, RULES 9.1)."""
+        self._event({"type": "lead", "seat": seat})
+
+    def _on_lead(self, event: Mapping[str, Any]) -> None:
+        s = self._state
+        if s.first_leader is not None or s.deals:
+            raise PartitionError(gettext_noop("the leader of the first deal is already known"))
+        s.first_leader = self._check_seat(event.get("seat"))
+
+    def start_deal(self, seed: int | str | None = None,
+                   hands: Sequence[Sequence[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDeal:
+        """Deal the next deal to play it move by move, from ``seed`` (kept secret until it ends)
+        or the given ``hands``. A void deal is recorded at once (:attr:`GoatDeal.is_void`): start
+        the next one."""
+        self._check_open()
+        if self.current is not None:
+            raise PartitionError(gettext_noop("a deal is already being played"))
+        leader = self._state.next_leader
+        if seed is not None and hands is None:
+            deal = GoatDeal.from_seed(seed, self.regulations, leader)
+        elif hands is not None and seed is None:
+            deal = GoatDeal(list(hands), self.regulations, leader)
+        else:
+            raise PartitionError(gettext_noop("give either a seed or the hands"))
+        return self.begin_deal(deal)
+
+    def begin_deal(self, deal: GoatDeal) -> GoatDeal:
+        """Play ``deal`` (dealt elsewhere, e.g. replayed from a protocol) as the next deal; it must
+        be led as the game says (:attr:`next_leader`). A void deal is recorded at once."""
+        self._check_open()
+        if self.current is not None:
+            raise PartitionError(gettext_noop("a deal is already being played"))
+        self._check_leader(deal)
+        if deal.regulations != self.regulations:
+            raise PartitionError(gettext_noop("the deal is played under other regulations than the game"))
+        if deal.is_void:
+            self._event({"type": "deal", "deal": deal})
+        else:
+            self.current = deal
+        return deal
+
+    def _check_leader(self, deal: GoatDeal) -> None:
+        """A deal is led by the winner of the last one; the first deal of a game by its hands,
+        which must agree with the leader recorded for it."""
+        s = self._state
+        if deal.is_void:
+            return
+        if s.next_leader is not None and deal.leader != s.next_leader:
+            raise PartitionError(gettext_noop("seat %(seat)s leads, but this deal is led by seat %(leader)s"),
+                                 seat=s.next_leader, leader=deal.leader)
+        if s.next_leader is None and s.first_leader not in (None, deal.leader):
+            raise PartitionError(gettext_noop("seat %(seat)s leads the first deal by the hands, not seat %(leader)s"),
+                                 seat=deal.leader, leader=s.first_leader)
+
+    def _current(self) -> GoatDeal:
+        if self.current is None:
+            raise PartitionError(gettext_noop("no deal is being played: start one first"))
+        return self.current
+
+    def draw(self, tile: Tile | TileIndex | str | None = None, seat: Seat | None = None) -> Tile:
+        """The player to move takes a tile from the bazaar (:meth:`GoatDeal.draw`)."""
+        return self._current().draw(tile, seat)
+
+    def play(self, tile: Tile | TileIndex | str, end: Side | str | None = None, seat: Seat | None = None,
+             second: Tile | TileIndex | str | None = None) -> GoatDealRecord | None:
+        """Play a tile (Sea Goat: and a ``second`` double); returns the deal's record if it ended."""
+        self._current().play(tile, end, seat, second)
+        return self.close_if_over()
+
+    def pass_turn(self, seat: Seat | None = None) -> GoatDealRecord | None:
+        self._current().pass_turn(seat)
+        return self.close_if_over()
+
+    def close_if_over(self) -> GoatDealRecord | None:
+        """Record the current deal if it has ended (after :meth:`GoatDeal.apply` on :attr:`current`)."""
+        deal = self.current
+        if deal is None or not deal.is_over:
+            return None
+        self.current = None
+        try:
+            record: GoatDealRecord = self._event({"type": "deal", "deal": deal})
+        except RulesError:
+            self.current = deal
+            raise
+        return record
+
+    def record_deal(self, end: GoatEnd | str, seat: Seat, values: Mapping[Seat, int],
+                    zero_zero: bool = False) -> GoatDealRecord:
+        """Record a deal in summary form: ``end`` ``"domino"`` or ``"fish"``, the ``seat`` that
+        made domino or placed the fishing tile, and the hand value left to each seat (the domino
+        maker's may be left out: it is 0); ``zero_zero``: the domino was made with 0-0."""
+        event: dict[str, Any] = {"type": "deal", "end": end, "seat": seat,
+                                 "values": {str(k): v for k, v in values.items()}}
+        if zero_zero:
+            event["zero_zero"] = True
+        record: GoatDealRecord = self._event(event)
+        return record
+
+    def record_redeal(self, hands: Sequence[Sequence[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDealRecord:
+        """Record a void deal (a paper protocol may leave out its hands)."""
+        event: dict[str, Any] = {"type": "redeal"}
+        if hands is not None:
+            event["hands"] = {str(s): [str(TILES[i]) for i in indices_of(h)] if isinstance(h, int) else [str(t) for t in h]
+                              for s, h in enumerate(hands, 1)}
+        record: GoatDealRecord = self._event(event)
+        return record
+
+    def _on_redeal(self, event: Mapping[str, Any]) -> GoatDealRecord:
+        self._check_open()
+        self._no_current()
+        hands = event.get("hands")
+        if hands is None:
+            s = self._state
+            return self._record(GoatDealRecord(len(s.deals) + 1, s.next_leader or s.first_leader, GoatEnd.REDEAL, None,
+                                               (), (0,) * len(self.units), self.scores, self.memo, self.opened,
+                                               s.carry))
+        deal = GoatDeal.from_dict({"hands": hands}, self.regulations, self._state.next_leader)
+        if not deal.is_void:
+            raise PartitionError(gettext_noop("a redeal needs a hand of 5 doubles or 6 tiles of one number"))
+        return self._on_deal({"deal": deal})
+
+    def _no_current(self) -> None:
+        if self.current is not None:
+            raise PartitionError(gettext_noop("a deal is being played move by move: finish it first"))
+
+    def _on_deal(self, event: Mapping[str, Any]) -> GoatDealRecord:
+        self._check_open()
+        s = self._state
+        if "deal" in event:
+            stored = event["deal"]
+            deal = stored if isinstance(stored, GoatDeal) else GoatDeal.from_dict(stored, self.regulations,
+                                                                                  s.next_leader)
+            self._check_leader(deal)
+            if deal.outcome is None:
+                raise PartitionError(gettext_noop("the deal is not over: only a finished deal is recorded"))
+            if deal.is_void:
+                return self._record(GoatDealRecord(len(s.deals) + 1, deal.leader, GoatEnd.REDEAL, None, (),
+                                                   (0,) * len(self.units), self.scores, self.memo, self.opened,
+                                                   s.carry, deal))
+            return self._score(deal.outcome, deal.leader, deal)
+        self._no_current()
+        end, seat, values = event.get("end"), event.get("seat"), event.get("values")
+        if end not in (GoatEnd.DOMINO, GoatEnd.FISH):
+            raise PartitionError(gettext_noop("a deal ends with \"domino\" or \"fish\", got %(end)s"), end=repr(end))
+        seat = self._check_seat(seat)
+        leader = s.next_leader if s.next_leader is not None else s.first_leader
+        if leader is None:
+            raise PartitionError(gettext_noop("the first deal in summary form needs the seat that led it (first_leader)"))
+        zero_zero = event.get("zero_zero", False)
+        if type(zero_zero) is not bool or zero_zero and end != GoatEnd.DOMINO:
+            raise PartitionError(gettext_noop("zero_zero is true or false, and true only for domino"))
+        outcome = GoatOutcome(GoatEnd(end), seat, self._read_values(GoatEnd(end), seat, values), zero_zero)
+        return self._score(outcome, leader, None)
+
+    def _read_values(self, end: GoatEnd, seat: Seat, values: object) -> tuple[int, ...]:
+        players = self.regulations.players
+        seats = [str(k) for k in range(1, players + 1)]
+        if not isinstance(values, Mapping) or not set(values) <= set(seats):
+            raise PartitionError(gettext_noop("values are given by seat \"1\" to \"%(players)s\""), players=players)
+        result = []
+        for key in seats:
+            value = values.get(key, 0 if end == GoatEnd.DOMINO and key == str(seat) else None)
+            if value is None:
+                raise PartitionError(gettext_noop("the hand value of seat %(seat)s is missing"), seat=key)
+            if type(value) is not int or value < 0:
+                raise PartitionError(gettext_noop("the hand value of seat %(seat)s must be a whole number 0 or more, got"
+                                                  " %(value)s"), seat=key, value=repr(value))
+            result.append(value)
+        if end == GoatEnd.DOMINO and result[seat - 1]:
+            raise PartitionError(gettext_noop("seat %(seat)s made domino: his hand is empty, worth 0"), seat=seat)
+        most = 168 + self.regulations.zero_alone + self.regulations.six_alone
+        if sum(result) > most:
+            raise PartitionError(gettext_noop("hand values %(total)s in all: the hands cannot be worth more than"
+                                              " %(most)s"), total=sum(result), most=most)
+        return tuple(result)
+
+    def _record(self, record: GoatDealRecord) -> GoatDealRecord:
+        s = self._state
+        s.deals.append(record)
+        self._decide(record)
+        return record
+
+    def _score(self, outcome: GoatOutcome, leader: Seat | None, deal: GoatDeal | None) -> GoatDealRecord:
+        """Count a deal that ended with ``outcome`` (RULES 9.1 charges and opening; 9.2 credits)."""
+        s, r = self._state, self.regulations
+        assert outcome.seat is not None  # domino and fish always name their seat
+        if self.is_sea_goat:
+            charges, s.carry, winner = gr.sea_goat_credits(outcome.end, outcome.seat, outcome.values, s.carry, r)
+            if winner is not None:
+                gr.sea_goat_open(charges[winner], winner, s.scores, s.opened, r)
+        else:
+            charges, s.carry, alone = gr.goat_charges(outcome.end, outcome.seat, outcome.values, s.carry, r)
+            for k, charge in enumerate(charges):
+                s.scores[k], s.memo[k], s.opened[k] = gr.goat_open(charge, s.scores[k], s.memo[k], s.opened[k],
+                                                                   r.opening)
+            if outcome.end == GoatEnd.DOMINO:
+                s.memo[gr.unit_index(outcome.seat, r)] = 0
+            if alone is not None:
+                s.memo = [m if k == alone else 0 for k, m in enumerate(s.memo)]
+        s.next_leader = outcome.seat
+        return self._record(GoatDealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat, outcome.values,
+                                           tuple(charges), self.scores, self.memo, self.opened, s.carry, deal,
+                                           outcome.zero_zero))
+
+    def _decide(self, record: GoatDealRecord | None) -> None:
+        """End the game if it is over after a deal (and the penalties written after it); a
+        penalty right after the deal that decided it decides it again (more goats, or another
+        side at the target)."""
+        s = self._state
+        if s.decision is not None and s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET):
+            return
+        if self.current is not None:
+            return  # a penalty during a deal: the deal's end decides
+        s.decision = self._decision(record)
+
+    def _decision(self, record: GoatDealRecord | None) -> GameDecision | None:
+        s, r = self._state, self.regulations
+        if self.is_sea_goat:
+            if record is not None and record.zero_zero:
+                assert record.seat is not None  # domino names its seat
+                return GameDecision(GameReason.ZERO_ZERO, winner=gr.unit_of(record.seat, r))
+            best = max(s.scores)
+            if best >= r.target and s.scores.count(best) == 1:
+                return GameDecision(GameReason.TARGET, winner=self.units[s.scores.index(best)])
+        else:
+            goats = tuple(u for u, score in zip(self.units, s.scores) if score >= r.lose_at)
+            if goats:
+                return GameDecision(GameReason.LOSE_AT, goats=goats)
+        if s.time_expired is not None and len(s.deals) >= s.time_expired[1]:
+            return GameDecision(GameReason.TIME, winner=self._leader_at_time())
+        return None
+
+    def _leader_at_time(self) -> Unit | None:
+        """Sea Goat stopped by the clock: the unit with the most points, if only one has them."""
+        if not self.is_sea_goat:
+            return None
+        scores = self._state.scores
+        best = max(scores)
+        return self.units[scores.index(best)] if scores.count(best) == 1 else None
+
+    def write_penalty(self, seat: Seat, code: ViolationCode | str) -> GamePenalty:
+        """A penalty on the unit of ``seat`` (RULES 9): Goat charges ``penalty_points`` straight
+        to its score (no opening, no memorised points); Sea Goat credits them to every other unit."""
+        penalty: GamePenalty = self._event({"type": "penalty", "seat": seat, "code": code})
+        return penalty
+
+    def _on_penalty(self, event: Mapping[str, Any]) -> GamePenalty:
+        s, r = self._state, self.regulations
+        seat = self._check_seat(event.get("seat"))
+        code = event.get("code")
+        if code not in rules.PENALTY_CODES:
+            raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
+                                 known=", ".join(rules.PENALTY_CODES))
+        if s.decision is not None and (s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET)
+                                       or self.current is not None):
+            self._check_open()  # only a penalty written right after the deal that decided the game
+        unit = gr.unit_index(seat, r)
+        for k in range(len(self.units)):
+            if (k == unit) != self.is_sea_goat:
+                s.scores[k] += r.penalty_points
+        penalty = GamePenalty(len(s.deals), seat, ViolationCode(code), self.units[unit], r.penalty_points, self.scores)
+        s.penalties.append(penalty)
+        self._decide(None)
+        return penalty
+
+    def time_out(self, seat: Seat) -> GameDecision:
+        """With ``move_timeout = forfeit`` the player at ``seat`` let his move clock run out: the
+        deal being played is not scored and the game ends (RULES 9.1)."""
+        decision: GameDecision = self._event({"type": "timeout", "seat": seat})
+        return decision
+
+    def _on_timeout(self, event: Mapping[str, Any]) -> GameDecision:
+        self._check_open()
+        if self.regulations.move_timeout != MoveTimeout.FORFEIT:
+            raise PartitionError(gettext_noop("a lapse of the move clock ends the game only with move_timeout forfeit"))
+        seat = self._check_seat(event.get("seat"))
+        s = self._state
+        s.timeout = (len(s.deals) + 1, seat)
+        self.current = None
+        unit = gr.unit_of(seat, self.regulations)
+        points = gr.timeout_game_points(self._state.scores, self.units.index(unit), self.regulations.game)
+        winner = None
+        if self.is_sea_goat and 1 in points:
+            winner = self.units[points.index(1)]
+        self._state.decision = GameDecision(GameReason.TIMEOUT, winner=winner, timed_out=unit)
+        return self._state.decision
+
+    def expire_time(self, during_deal: bool) -> None:
+        """The game's time limit ran out (RULES 5, 9): during a deal the game ends after it, between
+        deals at once, counted as it stands."""
+        self._event({"type": "time", "during_deal": during_deal})
+
+    def _on_time(self, event: Mapping[str, Any]) -> None:
+        self._check_open()
+        s, during_deal = self._state, event.get("during_deal")
+        if type(during_deal) is not bool:
+            raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
+        if s.time_expired is not None:
+            raise PartitionError(gettext_noop("the clock has already run out"))
+        played = len(s.deals)
+        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
+        self._decide(None)
+
+    # -- storing -------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the regulations, every event, and the deal being played (with its seed:
+        this is the stored state, not a public view)."""
+        return {
+            "regulations": self.regulations.to_dict(),
+            "events": [{k: v.to_dict() if isinstance(v, GoatDeal) else v for k, v in e.items()} for e in self.events],
+            "current": None if self.current is None else self.current.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GoatGame:
+        """Replay a game stored by :meth:`to_dict`."""
+        game = cls(Regulations.from_dict(data.get("regulations")))
+        for k, event in enumerate(data.get("events", []), 1):
+            try:
+                game._event(dict(event))
+            except RulesError as error:
+                raise error.at(gettext_noop("event %(n)s"), n=k) from None
+        if data.get("current") is not None:
+            game.current = GoatDeal.from_dict(data["current"], game.regulations)
+        return game
