@@ -27,11 +27,15 @@ trap stop EXIT                # one of them died: stop the others, keep the fail
 "$BIN/gunicorn" config.asgi:application --worker-class uvicorn_worker.UvicornWorker --workers 2 \
     --graceful-timeout 5 --bind "$ADDRESS" --access-logfile - &
 
+# The demo's live tables: simulated players on their "phones" (scoring demo_players).
+"$BIN/python" manage.py demo_players &
+
 cat <<BANNER
 
   Sports domino is running at http://$ADDRESS/  (English: http://$ADDRESS/en/)
   Demo logins: organiser / demo-organiser, chief / demo-chief, referee / demo-referee
-  Press Ctrl-C to stop the web server, the worker and the beat.
+  Tables 3 and 4 of the demo's tour 4 are played live by simulated players: watch them.
+  Press Ctrl-C to stop the web server, the worker, the beat and the simulated players.
 
 BANNER
 wait -n
