@@ -110,6 +110,8 @@ class LiveTableViewSet(ApiViewSet):
 
     lookup_value_converter = "int"
     queryset = Partition.objects.all()
+    # Each action checks its own body (valid(...)); the answer is table_state's document.
+    serializer_class = serializers.Serializer
 
     def get_object(self) -> Partition:
         pk = self.kwargs["pk"]
