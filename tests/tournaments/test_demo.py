@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import call_command
 
-from scoring.models import Partition
+from scoring.models import LiveTable, Partition
 from tournaments.models import Pair, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,13 @@ def test_demo_tournament_is_played_through_the_services():
     for p in finished:
         assert max(p.points_a, p.points_b) >= 200 and p.winner
         assert p.changes.count() == p.deals + 1  # the lead draw, then one change per deal
-    assert Partition.objects.filter(table__tour__number=4, status="playing").count() == 2
+    # Tour 4 is under way: two tables on the score sheet, two played live on the players' phones
+    # (their seats taken, the first deal dealt, by manage.py demo_players).
+    playing = Partition.objects.filter(table__tour__tournament=demo, table__tour__number=4, status="playing")
+    assert sorted(playing.values_list("table__number", flat=True)) == [1, 2, 3, 4]
+    assert sorted(LiveTable.objects.filter(partition__in=playing).values_list("partition__table__number",
+                                                                                flat=True)) == [3, 4]
+    assert Tour.objects.get(tournament=demo, number=4).started_at is not None
     assert not Table.objects.filter(tour__tournament=demo, referee__isnull=True).exists()
 
 
