@@ -353,6 +353,11 @@ SPECTACULAR_SETTINGS = {
         # Penalties and restarted deals each have their "code".
         "PenaltyCodeEnum": "scoring.engine.rules.PENALTY_CODES",
         "RestartCodeEnum": "scoring.engine.rules.RESTART_CODES",
+        # The referee's clock: the allowance of a move (single, several, fish, pass).
+        "MoveAllowanceEnum": "scoring.live.play.ALLOWANCES",
+        "DealEndEnum": "scoring.engine.rules.DEAL_ENDS",
+        "LineEndEnum": "scoring.live.api.ENDS",
+        "RoleKindEnum": "tournaments.models.Role.Kind",
     },
 }
 

@@ -35,6 +35,10 @@ STALE = OpenApiResponse(ErrorSerializer, description="The move was made for a tu
                                                      "stored; `turn` in the body is the table's turn now.")
 
 
+#: The ends of the line a tile goes on.
+ENDS = ("left", "right")
+
+
 def turn_field() -> StrictIntegerField:
     return StrictIntegerField(min_value=0, help_text="The turn the move is made for (live.turn of the table read).")
 
@@ -42,7 +46,7 @@ def turn_field() -> StrictIntegerField:
 class MoveSerializer(ClosedSerializer):
     turn = turn_field()
     tile = StrictCharField(max_length=5, required=False, help_text='The tile, e.g. "3-5".')
-    end = StrictChoiceField(choices=("left", "right"), required=False, allow_null=True,
+    end = StrictChoiceField(choices=ENDS, required=False, allow_null=True,
                             help_text="The end it goes on, when it fits both.")
     # "pass" is a Python keyword: the field is declared under its JSON name below.
 
@@ -89,7 +93,7 @@ class AllowanceSerializer(ClosedSerializer):
     kind = StrictChoiceField(choices=play.ALLOWANCES)
 
 
-class ResultSerializer(ClosedSerializer):
+class LiveDealResultSerializer(ClosedSerializer):
     end = StrictChoiceField(choices=DEAL_ENDS)
     seat = seat_field(required=False, allow_null=True)
     pips = PipsSerializer()
@@ -225,10 +229,10 @@ class LiveTableViewSet(ApiViewSet):
         play.set_allowance(request.user, pk, data["turn"], data["kind"], address=client_address(request))
         return self._answer(pk)
 
-    @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left.", ResultSerializer)
+    @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left.", LiveDealResultSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def result(self, request, pk):
-        data = valid(ResultSerializer, request.data)
+        data = valid(LiveDealResultSerializer, request.data)
         play.clock_deal_result(request.user, pk, data["end"], data.get("seat"), dict(data["pips"]),
                                address=client_address(request))
         return self._answer(pk)
