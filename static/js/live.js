@@ -16,6 +16,7 @@
   var pending = false;   // a fetch of the fragment is on its way
   var posting = false;   // a form is on its way
   var poller = null;
+  var SAFETY_MS = 5000;
   var dueTimer = null;
 
   function state() { return box.querySelector(".live-state"); }
@@ -88,8 +89,9 @@
       .then(function () { pending = false; });
   }
 
-  function poll() {
-    if (!poller) { poller = setInterval(function () { refresh(false); }, POLL_MS); }
+  function poll(every) {
+    if (poller) { clearInterval(poller); }
+    poller = setInterval(function () { refresh(false); }, every || POLL_MS);
   }
 
   /* Pushed events (one kind per action recorded) name the partition and its version: a newer one
@@ -107,7 +109,9 @@
     });
     source.addEventListener("reset", function () { window.location.reload(); });
     source.onopen = function () {  // connected (again): the events drive the page, from the table as it is
-      if (poller) { clearInterval(poller); poller = null; }
+      /* A slow poll stays as a safety net: an open stream that a proxy or a lost subscription keeps
+         silent must not freeze the page. */
+      poll(SAFETY_MS);
       refresh(false);
     };
     source.onerror = function () {

@@ -148,7 +148,6 @@ def test_a_worker_killed_with_timers_pending_loses_and_doubles_no_deadline(db, s
     time.sleep(0.5)
     service.kill_worker()  # the timers of both tables are pending (held by the worker, unacknowledged)
     time.sleep(5)  # both deadlines pass with no worker
-    assert not ClockLapse.objects.exists()
     service.start_worker()
     wait_until(lambda: ClockLapse.objects.filter(partition=world["p2"]).count() >= 2, 40, "the lapses after restart")
     for partition in (world["p1"], world["p2"]):
