@@ -5,6 +5,10 @@ Visible to whoever may see the tournament (a draft is a 404 but for its staff). 
 ``Last-Event-ID`` header (which wins: the browser sends it when it reconnects) replays what came
 after event N first. Each event is ``id:`` (its number), ``event:`` (its kind) and ``data:``
 (JSON); see :func:`scoring.live.stream.stream` for ``hello`` and ``reset``.
+
+Under WSGI (``manage.py runserver``, the tests' live server) a request cannot be held open
+without holding a thread for good: the answer is what the stream would send first and ends there,
+and the browser's EventSource asks again after ``retry`` with the last number it got.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from typing import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -22,7 +27,7 @@ from django.views.decorators.http import require_GET
 from tournaments import permissions
 from tournaments.web.api import error_body
 
-from .stream import Message, stream
+from .stream import Message, in_thread, opening, stream
 
 #: How long a browser waits before it reconnects, in milliseconds.
 RETRY_MILLISECONDS = 1000
@@ -55,8 +60,12 @@ def encode(message: Message | None) -> str:
     return f"id: {message.number}\nevent: {message.kind}\ndata: {data}\n\n"
 
 
+def _retry() -> str:
+    return f"retry: {RETRY_MILLISECONDS}\n\n"
+
+
 async def _body(messages: AsyncIterator[Message | None]) -> AsyncIterator[str]:
-    yield f"retry: {RETRY_MILLISECONDS}\n\n"
+    yield _retry()
     async for message in messages:
         yield encode(message)
 
@@ -74,8 +83,12 @@ async def live_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     if errors:
         detail = " ".join(f"{name}: {message}" for name, messages in errors.items() for message in messages)
         return JsonResponse(error_body(detail, errors), status=400, json_dumps_params={"ensure_ascii": False})
-    response = StreamingHttpResponse(_body(stream(tournament_id, after, tour, table)),
-                                     content_type="text/event-stream; charset=utf-8")
+    content_type = "text/event-stream; charset=utf-8"
+    if isinstance(request, ASGIRequest):
+        response = StreamingHttpResponse(_body(stream(tournament_id, after, tour, table)), content_type=content_type)
+    else:
+        messages = await in_thread(opening)(tournament_id, after, tour, table)
+        response = HttpResponse(_retry() + "".join(encode(message) for message in messages), content_type=content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

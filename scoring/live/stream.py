@@ -66,7 +66,7 @@ class Message:
     data: dict[str, Any]
 
 
-def _read(function: Callable[..., T]) -> Callable[..., Any]:
+def in_thread(function: Callable[..., T]) -> Callable[..., Any]:
     """``function`` reading the database, awaitable: in a worker thread, its connection given
     back at the end (a stream lasts hours; a connection must not)."""
 
@@ -135,7 +135,7 @@ class Hub:
         listener, while in the block."""
         tournament = scope[0]
         if tournament not in self.cursors:
-            last = await _read(last_number)(tournament)
+            last = await in_thread(last_number)(tournament)
             self.cursors.setdefault(tournament, last)
         listener = _Listener(scope)
         self.listeners.setdefault(scope, set()).add(listener)
@@ -174,7 +174,7 @@ class Hub:
             if not cursors:
                 return
             try:
-                messages = await _read(_events_after)(cursors)
+                messages = await in_thread(_events_after)(cursors)
             except DatabaseError:
                 logger.exception("live events: cannot read the events table")
                 return
@@ -250,6 +250,28 @@ def hub() -> Hub:
     return _hubs[loop]
 
 
+def _starts_afresh(after: int | None, last: int, first: int | None) -> bool:
+    """Whether a stream asked for the events after ``after`` starts with a hello or a reset:
+    nothing asked, a number past the last one, or one before the events still kept."""
+    forgotten = after is not None and after < last and (first is None or after < first - 1)
+    return after is None or after < 0 or after > last or forgotten
+
+
+def _greeting(tournament_id: int, after: int | None, last: int) -> Message:
+    return Message(tournament_id, last, "hello" if after is None else "reset", {"last": last})
+
+
+def opening(tournament_id: int, after: int | None, tour: int | None = None,
+            table: int | None = None) -> list[Message]:
+    """What :func:`stream` sends first, at most :data:`BATCH` events, for a server that cannot
+    hold a stream open (WSGI): the browser reconnects with the last number it got and reads on,
+    so such a server serves the same events by short polls."""
+    last, first = _bounds(tournament_id)
+    if _starts_afresh(after, last, first):
+        return [_greeting(tournament_id, after, last)]
+    return _events_after({tournament_id: after}, tour, table)
+
+
 async def stream(tournament_id: int, after: int | None, tour: int | None = None,
                  table: int | None = None) -> AsyncIterator[Message | None]:
     """The live events of a tournament (of one tour, one table, if given) after number ``after``,
@@ -259,10 +281,9 @@ async def stream(tournament_id: int, after: int | None, tour: int | None = None,
     the last number, or before the events still kept: a ``reset`` (the screen reloads) numbered
     the same. Both say ``{"last": number}``."""
     async with hub().listen((tournament_id, tour, table)) as listener:
-        last, first = await _read(_bounds)(tournament_id)
-        forgotten = after is not None and after < last and (first is None or after < first - 1)
-        if after is None or after < 0 or after > last or forgotten:
-            yield Message(tournament_id, last, "hello" if after is None else "reset", {"last": last})
+        last, first = await in_thread(_bounds)(tournament_id)
+        if _starts_afresh(after, last, first):
+            yield _greeting(tournament_id, after, last)
             sent = last
         else:
             sent = after
@@ -273,7 +294,7 @@ async def stream(tournament_id: int, after: int | None, tour: int | None = None,
                 while not listener.queue.empty():
                     listener.queue.get_nowait()
                 while True:
-                    messages = await _read(_events_after)({tournament_id: sent}, tour, table)
+                    messages = await in_thread(_events_after)({tournament_id: sent}, tour, table)
                     for message in messages:
                         yield message
                         sent = message.number

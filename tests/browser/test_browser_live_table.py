@@ -9,7 +9,6 @@ with REQUIRE_SERVICES=1 it fails (tests/conftest.py, marker ``browser``).
 import re
 
 import pytest
-from django.conf import settings
 
 from livetools import PIN, live_tour
 from scoring import engine
@@ -44,10 +43,6 @@ def watch(page, problems: list) -> None:
     page.on("pageerror", lambda error: problems.append((page.url, str(error))))
 
 
-# KNOWN DEFECT (issue 10 left open): on PostgreSQL + Redis the player's phone page does not show
-# the deal dealt when the other seats are taken from another process; on SQLite it does.
-@pytest.mark.skipif(settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
-                    reason="known defect on PostgreSQL + Redis: the phone page misses the deal (issue 10 open)")
 def test_a_referee_plays_a_deal_live_and_a_player_sees_only_his_tiles(live_server, browser, tour):
     from playwright.sync_api import expect
 

@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import close_old_connections
 from django.db.models.functions import Now
-from django.test import AsyncClient
+from django.test import AsyncClient, Client
 
 from scoring import services
 from scoring.live import events, stream as live
@@ -350,6 +350,21 @@ def test_the_view_streams_a_visible_tournament_only(s, polling):
     staff.force_login(s["ref"])
     response, text = asyncio.run(opening(staff))
     assert response.status_code == 200 and "event: hello" in text
+
+
+def test_under_wsgi_the_view_answers_what_the_stream_sends_first_and_ends(s):
+    """A WSGI server cannot hold a stream open: the browser polls by reconnecting."""
+    url = f"/api/tournaments/{s['t'].slug}/live/events/"
+    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+    response = Client().get(url + "?after=0")
+    assert response.status_code == 200 and not response.streaming
+    assert response["Content-Type"] == "text/event-stream; charset=utf-8"
+    text = response.content.decode()
+    assert text.startswith("retry: 1000\n\nid: 1\nevent: lead\ndata: {")
+    assert text.count("event:") == 2 and "\nid: 2\nevent: deal\ndata: {" in text
+    assert Client().get(url, headers={"Last-Event-ID": "2"}).content == b"retry: 1000\n\n"
+    assert Client().get(url).content == b'retry: 1000\n\nid: 2\nevent: hello\ndata: {"last":2}\n\n'
 
 
 # -- a real ASGI server ----------------------------------------------------------------------------
