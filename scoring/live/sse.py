@@ -84,6 +84,7 @@ async def live_events(request: HttpRequest, slug: str) -> HttpResponseBase:
         detail = " ".join(f"{name}: {message}" for name, messages in errors.items() for message in messages)
         return JsonResponse(error_body(detail, errors), status=400, json_dumps_params={"ensure_ascii": False})
     content_type = "text/event-stream; charset=utf-8"
+    response: HttpResponseBase
     if isinstance(request, ASGIRequest):
         response = StreamingHttpResponse(_body(stream(tournament_id, after, tour, table)), content_type=content_type)
     else:

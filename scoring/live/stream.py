@@ -250,11 +250,11 @@ def hub() -> Hub:
     return _hubs[loop]
 
 
-def _starts_afresh(after: int | None, last: int, first: int | None) -> bool:
-    """Whether a stream asked for the events after ``after`` starts with a hello or a reset:
-    nothing asked, a number past the last one, or one before the events still kept."""
-    forgotten = after is not None and after < last and (first is None or after < first - 1)
-    return after is None or after < 0 or after > last or forgotten
+def _starts_afresh(after: int, last: int, first: int | None) -> bool:
+    """Whether a stream asked for the events after ``after`` starts with a reset: a number past
+    the last one, or one before the events still kept."""
+    forgotten = after < last and (first is None or after < first - 1)
+    return after < 0 or after > last or forgotten
 
 
 def _greeting(tournament_id: int, after: int | None, last: int) -> Message:
@@ -267,7 +267,7 @@ def opening(tournament_id: int, after: int | None, tour: int | None = None,
     hold a stream open (WSGI): the browser reconnects with the last number it got and reads on,
     so such a server serves the same events by short polls."""
     last, first = _bounds(tournament_id)
-    if _starts_afresh(after, last, first):
+    if after is None or _starts_afresh(after, last, first):
         return [_greeting(tournament_id, after, last)]
     return _events_after({tournament_id: after}, tour, table)
 
@@ -282,7 +282,7 @@ async def stream(tournament_id: int, after: int | None, tour: int | None = None,
     the same. Both say ``{"last": number}``."""
     async with hub().listen((tournament_id, tour, table)) as listener:
         last, first = await in_thread(_bounds)(tournament_id)
-        if _starts_afresh(after, last, first):
+        if after is None or _starts_afresh(after, last, first):
             yield _greeting(tournament_id, after, last)
             sent = last
         else:
