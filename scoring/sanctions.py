@@ -31,6 +31,7 @@ class Sanction:
     annulled: str | None = None  # the annulment's reason
     annulled_event: int | None = None
     during_deal: int | None = None  # written while this deal was played
+    move: int | None = None  # the index (from 0) of the move awaited then, when known
     after_deal: int = 0  # counts (or counted) after this deal
     penalty: engine.PenaltyRecord | None = None
     pending: bool = False  # written during the deal being played: counts when it ends
@@ -69,7 +70,7 @@ def sanctions(game: engine.Partition) -> list[Sanction]:
             v = violations[k]
             written.append({"event": k, "seat": v.seat, "code": v.code, "consequence": v.consequence,
                             "violation": v.id, "annulled": v.annulled, "annulled_event": annulments.get(v.id),
-                            "during_deal": during, "after_deal": deals})
+                            "during_deal": during, "move": v.move, "after_deal": deals})
         elif kind in ("penalty", "restart"):
             written.append({"event": k, "seat": event.get("seat"), "code": event.get("code"),
                             "consequence": "penalty", "note": "restart" if kind == "restart" else "",

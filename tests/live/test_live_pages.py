@@ -246,6 +246,8 @@ def test_a_clock_that_ran_out_is_recorded_by_the_next_request_of_a_page(phones, 
     frozen.advance(0.1)
     page = text(Client().get(TABLE + "live/fragment/"))
     assert "предупреждение" in page
+    # Said when it happened: the first move of deal 1 (not "before the first deal").
+    assert "кон 1, ход 1" in page and "до первого кона" not in page
     assert live(phones).lapses == 1
     change = PartitionChange.objects.filter(partition=phones["p1"]).latest("version")
     assert change.action == "timeout" and change.data["by"] == "request"
