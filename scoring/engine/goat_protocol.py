@@ -10,11 +10,12 @@ was made with 0-0), which the move form shows by itself.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Final, Mapping
+from typing import Any, Final, Mapping
 
-from .errors import ProtocolError, RulesError, gettext_noop
+from .errors import RulesError, gettext_noop
 from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
 from .points import PointsGame
+from .protocol_fields import fail, place, read_penalties, read_time
 from .regulations import Game, Regulations
 from .vocabulary import Expiry, GoatEnd, Seat
 
@@ -25,18 +26,6 @@ _POINTS_KEYS: Final = {"format", "regulations", "pairs", "deals", "penalties", "
 _SUMMARY_KEYS: Final = {"end", "seat", "values", "zero_zero"}
 _MOVE_KEYS: Final = {"hands", "moves", "seed"}
 _REDEAL_KEYS: Final = {"redeal", "hands", "seed"}
-_EXPIRIES: Final = tuple(e.value for e in Expiry)
-
-
-def _fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
-    return ProtocolError(template, where, **params)
-
-
-def _place(method: Callable[..., object], where: str, *args: Any, **params: Any) -> None:
-    try:
-        method(*args)
-    except RulesError as error:
-        raise error.at(where, **params) from None
 
 
 def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
@@ -45,26 +34,26 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
     points = regulations.game == Game.POINTS
     unknown = sorted(set(doc) - (_POINTS_KEYS if points else _KEYS))
     if unknown:
-        raise _fail(gettext_noop("unknown key %(key)s for the game %(game)s"), key=repr(unknown[0]), game=regulations.game)
+        raise fail(gettext_noop("unknown key %(key)s for the game %(game)s"), key=repr(unknown[0]), game=regulations.game)
     game: GoatGame | PointsGame = PointsGame(regulations) if points else GoatGame(regulations)
     names = _read_names(doc.get("pairs"), game.units)
     deals = doc.get("deals")
     if not isinstance(deals, list):
-        raise _fail(gettext_noop("must be a list of deals"), "deals")
-    penalties = _read_penalties(doc.get("penalties"), len(deals))
-    time_expired = _read_time(doc.get("time_expired"), len(deals))
+        raise fail(gettext_noop("must be a list of deals"), "deals")
+    penalties = read_penalties(doc.get("penalties"), len(deals))
+    time_expired = read_time(doc.get("time_expired"), len(deals))
     timeout = None if points else _read_timeout(doc.get("timeout"), len(deals))
     if isinstance(game, GoatGame) and doc.get("first_leader") is not None:
-        _place(game.draw_lead, "first_leader", doc["first_leader"])
+        place(game.draw_lead, "first_leader", doc["first_leader"])
 
     def between(done: int) -> None:
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
-                _place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+                place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         if time_expired == (Expiry.AFTER_DEAL, done):
-            _place(game.expire_time, "time_expired", False)
+            place(game.expire_time, "time_expired", False)
         if time_expired == (Expiry.DURING_DEAL, done + 1):
-            _place(game.expire_time, "time_expired", True)
+            place(game.expire_time, "time_expired", True)
 
     between(0)
     for n, deal in enumerate(deals, 1):
@@ -80,19 +69,19 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
     if isinstance(game, GoatGame) and game.current is not None:
         n = len(deals)
         if time_expired == (Expiry.AFTER_DEAL, n):
-            raise _fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
-                        "time_expired", n=n)
+            raise fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
+                       "time_expired", n=n)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == n:
-                _place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+                place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
     if isinstance(game, GoatGame) and timeout is not None:
         deal_number, seat = timeout
         expected = len(game.deals) + 1
         if deal_number != expected:
-            raise _fail(gettext_noop("deal %(n)s cannot be the one the clock ran out in: that deal is not scored, so it"
+            raise fail(gettext_noop("deal %(n)s cannot be the one the clock ran out in: that deal is not scored, so it"
                                      " is the unfinished last deal or the one after the deals given (%(expected)s)"),
                         "timeout", n=deal_number, expected=expected)
-        _place(game.time_out, "timeout", seat)
+        place(game.time_out, "timeout", seat)
     return game, names
 
 
@@ -102,86 +91,55 @@ def _read_names(pairs: Any, units: tuple[str, ...]) -> dict[str, list[str]] | No
     if not (isinstance(pairs, Mapping) and set(pairs) == set(units)
             and all(isinstance(pairs[u], list) and pairs[u] and all(isinstance(n, str) for n in pairs[u])
                     for u in units)):
-        raise _fail(gettext_noop("must give the names of each of %(units)s as a list"), "pairs", units=", ".join(units))
+        raise fail(gettext_noop("must give the names of each of %(units)s as a list"), "pairs", units=", ".join(units))
     return {u: list(pairs[u]) for u in units}
-
-
-def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, Any, Any]]:
-    if penalties is None:
-        return []
-    if not isinstance(penalties, list):
-        raise _fail(gettext_noop("must be a list"), "penalties")
-    result: list[tuple[int, Any, Any]] = []
-    for k, item in enumerate(penalties, 1):
-        if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
-            raise _fail(gettext_noop("a penalty has exactly after_deal, seat and code")).at(gettext_noop("penalty %(n)s"), n=k)
-        after = item["after_deal"]
-        if type(after) is not int or not 0 <= after <= deals:
-            raise _fail(gettext_noop("after_deal must be 0 to %(deals)s (the deals given), got %(value)s"), deals=deals,
-                        value=repr(after)).at(gettext_noop("penalty %(n)s"), n=k)
-        result.append((after, item["seat"], item["code"]))
-    return result
-
-
-def _read_time(value: Any, deals: int) -> tuple[Expiry, int] | None:
-    if value is None:
-        return None
-    if not (isinstance(value, Mapping) and len(value) == 1 and next(iter(value)) in _EXPIRIES):
-        raise _fail(gettext_noop("must be {\"during_deal\": N} or {\"after_deal\": N}"), "time_expired")
-    kind, n = next(iter(value.items()))
-    kind = Expiry(kind)
-    low, high = (1, deals + 1) if kind == Expiry.DURING_DEAL else (0, deals)
-    if type(n) is not int or not low <= n <= high:
-        raise _fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
-                    "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
-    return kind, n
 
 
 def _read_timeout(value: Any, deals: int) -> tuple[int, Seat] | None:
     if value is None:
         return None
     if not (isinstance(value, Mapping) and set(value) == {"deal", "seat"} and type(value["deal"]) is int):
-        raise _fail(gettext_noop("must be {\"deal\": N, \"seat\": S}"), "timeout")
+        raise fail(gettext_noop("must be {\"deal\": N, \"seat\": S}"), "timeout")
     return value["deal"], value["seat"]
 
 
 def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
     if not isinstance(deal, Mapping):
-        raise _fail(gettext_noop("a deal must be an object"))
+        raise fail(gettext_noop("a deal must be an object"))
     if "redeal" in deal:
         unknown = sorted(set(deal) - _REDEAL_KEYS)
         if unknown:
-            raise _fail(gettext_noop("unknown key %(key)s in a redeal"), key=repr(unknown[0]))
+            raise fail(gettext_noop("unknown key %(key)s in a redeal"), key=repr(unknown[0]))
         if deal["redeal"] is not True:
-            raise _fail(gettext_noop("\"redeal\" must be true"), "redeal")
+            raise fail(gettext_noop("\"redeal\" must be true"), "redeal")
         if "hands" not in deal:
             if "seed" in deal:
-                raise _fail(gettext_noop("a redeal with a seed gives its hands"), "seed")
+                raise fail(gettext_noop("a redeal with a seed gives its hands"), "seed")
             game.record_redeal()
             return
         void = GoatDeal.from_dict({k: v for k, v in deal.items() if k != "redeal"}, game.regulations, game.next_leader)
         if not void.is_void:
-            raise _fail(gettext_noop("no hand holds 5 doubles or 6 tiles of one number: the deal is not void"), "hands")
+            raise fail(gettext_noop("no hand holds 5 doubles or 6 tiles of one number: the deal is not void"), "hands")
         game.begin_deal(void)
         return
     if "hands" in deal:
         unknown = sorted(set(deal) - _MOVE_KEYS)
         if unknown:
-            raise _fail(gettext_noop("unknown key %(key)s in a move-form deal"), key=repr(unknown[0]))
+            raise fail(gettext_noop("unknown key %(key)s in a move-form deal"), key=repr(unknown[0]))
         moves = deal.get("moves")
         if not isinstance(moves, list):
-            raise _fail(gettext_noop("must be a list"), "moves")
+            raise fail(gettext_noop("must be a list"), "moves")
         current = GoatDeal.from_dict({k: v for k, v in deal.items() if k != "moves"}, game.regulations,
                                      game.next_leader)
         if current.is_void:
-            raise _fail(gettext_noop("a hand holds 5 doubles or 6 tiles of one number: the deal is void, write it with"
+            raise fail(gettext_noop("a hand holds 5 doubles or 6 tiles of one number: the deal is void, write it with"
                                      " \"redeal\": true"), "hands")
         game.begin_deal(current)
         try:
             for k, move in enumerate(moves, 1):
                 if current.outcome is not None:
-                    raise _fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
-                                end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
+                    raise fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
+                               end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
                 try:
                     current.apply(move)
                 except RulesError as error:
@@ -191,19 +149,19 @@ def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
             game.current = None
             raise
         if game.current is not None and not last:
-            raise _fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
+            raise fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
         return
     unknown = sorted(set(deal) - _SUMMARY_KEYS)
     if unknown:
-        raise _fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
+        raise fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
     values = deal.get("values")
     if not isinstance(values, Mapping):
-        raise _fail(gettext_noop("must give the hand value left to each seat"), "values")
+        raise fail(gettext_noop("must give the hand value left to each seat"), "values")
     seats = {str(s): s for s in range(1, game.regulations.players + 1)}
     unknown = sorted(set(values) - set(seats))
     if unknown:
-        raise _fail(gettext_noop("values are given by seat \"1\" to \"%(players)s\", got %(key)s"), "values",
-                    players=game.regulations.players, key=repr(unknown[0]))
+        raise fail(gettext_noop("values are given by seat \"1\" to \"%(players)s\", got %(key)s"), "values",
+                   players=game.regulations.players, key=repr(unknown[0]))
     end: Any = deal.get("end")  # the end, the seat and the values are checked by the game, which names them
     seat: Any = deal.get("seat")
     game.record_deal(end, seat, {seats[k]: v for k, v in values.items()}, deal.get("zero_zero", False))
@@ -211,9 +169,9 @@ def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
 
 def _read_points_deal(game: PointsGame, deal: Any) -> None:
     if not (isinstance(deal, Mapping) and set(deal) == {"points"}):
-        raise _fail(gettext_noop("a deal of a points game is {\"points\": {unit: points, ...}}"))
+        raise fail(gettext_noop("a deal of a points game is {\"points\": {unit: points, ...}}"))
     if not isinstance(deal["points"], Mapping):
-        raise _fail(gettext_noop("points are given for each of %(units)s"), "points", units=", ".join(game.units))
+        raise fail(gettext_noop("points are given for each of %(units)s"), "points", units=", ".join(game.units))
     game.record_deal(deal["points"])
 
 

@@ -22,7 +22,7 @@ file, and the partition itself counts what was recorded during it as recorded be
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Mapping
+from typing import Any, Final, Mapping
 
 from . import rules
 from .deal import Deal, check_seconds
@@ -31,8 +31,9 @@ from .goat import GoatGame
 from .goat_protocol import game_result, read_game_protocol, write_game_protocol
 from .partition import DealRecord, Partition, PenaltyRecord, ViolationRecord
 from .points import PointsGame
+from .protocol_fields import fail, place, read_penalties, read_time
 from .regulations import Game, Regulations
-from .vocabulary import DealEnd, Expiry, Seat, ViolationCode
+from .vocabulary import DealEnd, Expiry, ViolationCode
 
 __all__ = ["FORMAT", "AnyGame", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
 
@@ -44,11 +45,6 @@ _VIOLATION_KEYS: Final = {"deal", "move", "seat", "code", "annulled", "lapse"}
 _LISTED_CODES: Final = tuple(c.value for c in ViolationCode if c in rules.ESCALATING_CODES)
 _DEAL_KEYS: Final = {"end", "seat", "pips"}
 _MOVE_DEAL_KEYS: Final = {"hands", "moves"}
-_EXPIRIES: Final = tuple(e.value for e in Expiry)
-
-
-def _fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
-    return ProtocolError(template, where, **params)
 
 
 @dataclass(frozen=True)
@@ -80,33 +76,33 @@ def _read_violations(value: Any, deals: int) -> list[_Listed]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _fail(gettext_noop("must be a list"), "violations")
+        raise fail(gettext_noop("must be a list"), "violations")
     result: list[_Listed] = []
     for n, item in enumerate(value, 1):
         where = (gettext_noop("violation %(n)s"), {"n": n})
         if not isinstance(item, Mapping) or not {"deal", "seat", "code"} <= set(item) <= _VIOLATION_KEYS:
-            raise _fail(gettext_noop("a violation has deal, seat and code, and may have move, annulled and lapse")).at(
+            raise fail(gettext_noop("a violation has deal, seat and code, and may have move, annulled and lapse")).at(
                 where[0], **where[1])
         deal, move, code = item["deal"], item.get("move"), item["code"]
         annulled, lapse = item.get("annulled"), item.get("lapse")
         error: ProtocolError | None = None
         if type(deal) is not int or not 0 <= deal <= deals + 1:
-            error = _fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
+            error = fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
         elif move is not None and (type(move) is not int or move < 0 or deal == 0):
-            error = _fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
-                          value=repr(move))
+            error = fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
+                         value=repr(move))
         elif move is None and deal == deals + 1:
-            error = _fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
-                          deal=deal)
+            error = fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
+                         deal=deal)
         elif code not in _LISTED_CODES:
-            error = _fail(gettext_noop("a violation is %(codes)s, got %(value)s; other codes are penalties at once"),
-                          codes=", ".join(_LISTED_CODES), value=repr(code))
+            error = fail(gettext_noop("a violation is %(codes)s, got %(value)s; other codes are penalties at once"),
+                         codes=", ".join(_LISTED_CODES), value=repr(code))
         elif annulled is not None and (not isinstance(annulled, str) or not annulled.strip()):
-            error = _fail(gettext_noop("annulled must be the reason, a text"))
+            error = fail(gettext_noop("annulled must be the reason, a text"))
         elif lapse is not None and not (type(lapse) is int and lapse >= 1 and annulled is not None and move is not None
                                         and code == ViolationCode.MOVE_TIME):
-            error = _fail(gettext_noop("lapse (1 or more) names an annulled move_time lapse of a move, got %(value)s"),
-                          value=repr(lapse))
+            error = fail(gettext_noop("lapse (1 or more) names an annulled move_time lapse of a move, got %(value)s"),
+                         value=repr(lapse))
         if error is not None:
             raise error.at(where[0], **where[1])
         result.append(_Listed(n, deal, move, item["seat"], code, annulled, lapse))
@@ -121,38 +117,38 @@ def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
     """The partition (or game) a protocol document describes, and its pair names (the units'
     names in a game), if given."""
     if not isinstance(doc, Mapping):
-        raise _fail(gettext_noop("a protocol must be a JSON object"))
+        raise fail(gettext_noop("a protocol must be a JSON object"))
     if doc.get("format") != FORMAT:
-        raise _fail(gettext_noop("must be %(format)s, got %(value)s"), "format", format=repr(FORMAT), value=repr(doc.get("format")))
+        raise fail(gettext_noop("must be %(format)s, got %(value)s"), "format", format=repr(FORMAT), value=repr(doc.get("format")))
     regulations = Regulations.from_dict(doc.get("regulations"))
     if regulations.game != Game.SPORTS:
         return read_game_protocol(doc, regulations)
     unknown = sorted(set(doc) - _KEYS)
     if unknown:
-        raise _fail(gettext_noop("unknown key %(key)s"), key=repr(unknown[0]))
+        raise fail(gettext_noop("unknown key %(key)s"), key=repr(unknown[0]))
     pairs = _read_pairs(doc.get("pairs"))
     partition = Partition(regulations)
     deals = doc.get("deals")
     if not isinstance(deals, list):
-        raise _fail(gettext_noop("must be a list of deals"), "deals")
-    penalties = _read_penalties(doc.get("penalties"), len(deals))
-    time_expired = _read_time(doc.get("time_expired"), len(deals))
+        raise fail(gettext_noop("must be a list of deals"), "deals")
+    penalties = read_penalties(doc.get("penalties"), len(deals))
+    time_expired = read_time(doc.get("time_expired"), len(deals))
     listed = _read_violations(doc.get("violations"), len(deals))
     no_show = doc.get("no_show")
     if no_show is not None:
         if deals:
-            raise _fail(gettext_noop("a partition with a no-show has no deals"), "deals")
-        _place(partition.record_no_show, "no_show", no_show)
+            raise fail(gettext_noop("a partition with a no-show has no deals"), "deals")
+        place(partition.record_no_show, "no_show", no_show)
         if "first_leader" in doc and doc["first_leader"] is not None:
-            _place(partition.draw_lead, "first_leader", doc["first_leader"])
+            place(partition.draw_lead, "first_leader", doc["first_leader"])
         for item in listed:
             item.record(partition)
         for k, (_, seat, code) in enumerate(penalties, 1):
-            _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+            place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         return partition, pairs
     if "first_leader" not in doc:
-        raise _fail(gettext_noop("the seat that won the lead draw is missing"), "first_leader")
-    _place(partition.draw_lead, "first_leader", doc["first_leader"])
+        raise fail(gettext_noop("the seat that won the lead draw is missing"), "first_leader")
+    place(partition.draw_lead, "first_leader", doc["first_leader"])
 
     def between(done: int) -> None:
         """Events written after deal ``done`` and before the next one, in the format's order."""
@@ -161,11 +157,11 @@ def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
                 item.record(partition)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
-                _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+                place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
         if time_expired == (Expiry.AFTER_DEAL, done):
-            _place(partition.expire_time, "time_expired", False)
+            place(partition.expire_time, "time_expired", False)
         if time_expired == (Expiry.DURING_DEAL, done + 1):
-            _place(partition.expire_time, "time_expired", True)
+            place(partition.expire_time, "time_expired", True)
 
     between(0)
     for n, deal in enumerate(deals, 1):
@@ -180,29 +176,21 @@ def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
     if partition.current is not None:
         # The last deal is still being played: what is written after it was written during it.
         if time_expired == (Expiry.AFTER_DEAL, n):
-            raise _fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
-                        "time_expired", n=n)
+            raise fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
+                       "time_expired", n=n)
         for item in listed:
             if item.deal == n and item.move is None:
                 item.record(partition)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == n:
-                _place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
+                place(partition.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
     coming = [item for item in listed if item.deal == n + 1]
     if coming and partition.current is not None:
-        raise _fail(gettext_noop("deal %(n)s is still being played: no violation can be during the next"),
-                    n=n).at(gettext_noop("violation %(n)s"), n=coming[0].n)
+        raise fail(gettext_noop("deal %(n)s is still being played: no violation can be during the next"),
+                   n=n).at(gettext_noop("violation %(n)s"), n=coming[0].n)
     for item in coming:  # during a deal being played on paper, not written yet
         item.record(partition)
     return partition, pairs
-
-
-def _place(method: Callable[..., object], where: str, *args: Any, **params: Any) -> None:
-    """Call ``method``; an error it raises is placed under ``where``."""
-    try:
-        method(*args)
-    except RulesError as error:
-        raise error.at(where, **params) from None
 
 
 def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
@@ -211,65 +199,31 @@ def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
     if not (isinstance(pairs, Mapping) and set(pairs) == {"A", "B"}
             and all(isinstance(pairs[p], list) and len(pairs[p]) == 2
                     and all(isinstance(n, str) for n in pairs[p]) for p in "AB")):
-        raise _fail(gettext_noop("must give pair A and pair B, two names each"), "pairs")
+        raise fail(gettext_noop("must give pair A and pair B, two names each"), "pairs")
     return {p: list(pairs[p]) for p in "AB"}
-
-
-def _read_penalties(penalties: Any, deals: int) -> list[tuple[int, Seat, Any]]:
-    """``(after_deal, seat, code)`` of each penalty; the seat and the code are checked by the
-    partition as it writes them."""
-    if penalties is None:
-        return []
-    if not isinstance(penalties, list):
-        raise _fail(gettext_noop("must be a list"), "penalties")
-    result: list[tuple[int, Seat, Any]] = []
-    for k, item in enumerate(penalties, 1):
-        if not isinstance(item, Mapping) or set(item) != {"after_deal", "seat", "code"}:
-            raise _fail(gettext_noop("a penalty has exactly after_deal, seat and code")).at(gettext_noop("penalty %(n)s"), n=k)
-        after = item["after_deal"]
-        if type(after) is not int or not 0 <= after <= deals:
-            raise _fail(gettext_noop("after_deal must be 0 to %(deals)s (the deals given), got %(value)s"), deals=deals,
-                        value=repr(after)).at(gettext_noop("penalty %(n)s"), n=k)
-        result.append((after, item["seat"], item["code"]))
-    return result
-
-
-def _read_time(value: Any, deals: int) -> tuple[Expiry, int] | None:
-    if value is None:
-        return None
-    if not (isinstance(value, Mapping) and len(value) == 1
-            and next(iter(value)) in _EXPIRIES):
-        raise _fail(gettext_noop("must be {\"during_deal\": N} or {\"after_deal\": N}"), "time_expired")
-    kind, n = next(iter(value.items()))
-    kind = Expiry(kind)
-    low, high = (1, deals + 1) if kind == Expiry.DURING_DEAL else (0, deals)
-    if type(n) is not int or not low <= n <= high:
-        raise _fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
-                    "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
-    return kind, n
 
 
 def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed]) -> None:
     """Read one deal and the violations ``listed`` at its moves."""
     if not isinstance(deal, Mapping):
-        raise _fail(gettext_noop("a deal must be an object"))
+        raise fail(gettext_noop("a deal must be an object"))
     if "hands" in deal:
         unknown = sorted(set(deal) - _MOVE_DEAL_KEYS)
         if unknown:
-            raise _fail(gettext_noop("unknown key %(key)s in a move-form deal"), key=repr(unknown[0]))
+            raise fail(gettext_noop("unknown key %(key)s in a move-form deal"), key=repr(unknown[0]))
         moves = deal.get("moves")
         if not isinstance(moves, list):
-            raise _fail(gettext_noop("must be a list"), "moves")
+            raise fail(gettext_noop("must be a list"), "moves")
         hands = deal["hands"]
         if not isinstance(hands, Mapping) or sorted(hands) != ["1", "2", "3", "4"] or not all(
                 isinstance(hands[s], list) for s in "1234"):
-            raise _fail(gettext_noop("must give the hands of seats \"1\" to \"4\" as lists of tiles"), "hands")
+            raise fail(gettext_noop("must give the hands of seats \"1\" to \"4\" as lists of tiles"), "hands")
         current = partition.start_deal(hands=[hands[s] for s in "1234"])
         try:
             for k, move in enumerate(moves, 1):
                 if current.outcome is not None:
-                    raise _fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
-                                end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
+                    raise fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
+                               end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
                 try:
                     if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
                         _before_move(partition, current, move, listed)
@@ -285,19 +239,19 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed
             partition.current = None
             raise
         if listed:
-            raise _fail(gettext_noop("the deal has no move %(move)s being awaited"), move=listed[0].move).at(
+            raise fail(gettext_noop("the deal has no move %(move)s being awaited"), move=listed[0].move).at(
                 gettext_noop("violation %(n)s"), n=listed[0].n)
         if partition.current is not None and not last:
-            raise _fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
+            raise fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
         return
     for item in sorted(listed, key=lambda item: item.move or 0):  # during the deal played on paper
         item.record(partition)
     unknown = sorted(set(deal) - _DEAL_KEYS)
     if unknown:
-        raise _fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
+        raise fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
     pips = deal.get("pips")
     if not (isinstance(pips, Mapping) and set(pips) == {"A", "B"}):
-        raise _fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
+        raise fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
     end: Any = deal.get("end")  # checked by the partition, which names what is wrong
     partition.record_deal(end, deal.get("seat"), (pips["A"], pips["B"]))
 
