@@ -259,6 +259,7 @@ else:
     for _sub in ("messages", "control", "results"):
         (_celery_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # kombu's, each message written whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # Producer and worker read and write one folder.
         "data_folder_in": str(_celery_dir / "messages"),
