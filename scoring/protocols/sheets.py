@@ -109,7 +109,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     entries = [{
         "at": at(s.event), "seat": s.seat, "player": seat_name(s.seat), "pair": s.pair, "code": s.code,
         "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
-        "note": notes.get(s.note, ""), "during_deal": s.during_deal, "after_deal": s.after_deal,
+        "note": notes.get(s.note, ""), "during_deal": s.during_deal, "move": s.move, "after_deal": s.after_deal,
         "annulled": {"reason": s.annulled, "at": at(s.annulled_event)} if s.annulled is not None else None,
         "counted": s.penalty is not None, "totals": s.totals,
         "delta": ", ".join(f"{side} {value:+d}" for side, value in zip("AB", s.delta) if value) if s.penalty else "",

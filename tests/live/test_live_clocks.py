@@ -8,10 +8,12 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 
 from livetools import PIN, live_tour, seated
 from scoring import engine
 from scoring.live import play
+from scoring.protocols import sheets
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition
 from scoring.services import engine_partition
 
@@ -96,6 +98,14 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
     moves = game(digital).current.to_dict()["moves"]
     assert moves[0]["seconds"] == 43.0  # 40 s and two lapses, then 3 s more; the grace is not charged
     assert len(game(digital).violations) == 2  # the lapses recorded live are not derived again
+    # The protocol lists them with the deal and the move they came from.
+    entries = sheets.partition_sheet(Partition.objects.get(pk=digital["p1"].pk))["entries"]
+    assert [(e["code"], e["during_deal"], e["move"], e["consequence"]) for e in entries] == [
+        ("move_time", 1, 0, "warning"), ("move_time", 1, 0, "penalty")]
+    client = Client()
+    client.force_login(digital["org"])
+    page = client.get("/tournaments/cup/tours/1/tables/1/protocol/").content.decode()
+    assert page.count("во время 1, ход 1") == 2
 
 
 def test_a_move_made_for_its_turn_stands_after_a_timeout_recorded_meanwhile(digital, frozen):
