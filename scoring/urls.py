@@ -29,6 +29,11 @@ urlpatterns = [
     path(live_table + "referee/", live.live_referee, name="live-referee"),
     path(live_table + "referee/fragment/", live.live_referee_fragment, name="live-referee-fragment"),
     path(tour + "start/", live.tour_start, name="tour-start"),
+    path(tour + "hall/", live.tour_hall, name="tour-hall"),
+    path(tour + "hall/fragment/", live.tour_hall_fragment, name="tour-hall-fragment"),
+    path("tournaments/<slug:slug>/manage/tours/<int:number>/chief/", live.tour_chief, name="tour-chief"),
+    path("tournaments/<slug:slug>/manage/tours/<int:number>/chief/fragment/", live.tour_chief_fragment,
+         name="tour-chief-fragment"),
     path("tournaments/<slug:slug>/manage/tours/<int:number>/play-mode/", live.tour_play_mode, name="tour-play-mode"),
     # Protocols (scoring/protocols/): print views, signed PDFs, confirmation at the table.
     path(table, protocols.partition_protocol, name="partition-protocol"),

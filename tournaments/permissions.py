@@ -131,6 +131,12 @@ def require_staff(user, tournament: Tournament) -> None:
         raise PermissionDenied(_("Only the staff of this tournament may see this."))
 
 
+def require_referee_all(user, tournament: Tournament) -> None:
+    """The chief referee's pages of a tournament: its chief referees and organisers."""
+    if not can_referee_all(user, tournament):
+        raise PermissionDenied(_("Only the chief referee or an organiser of this tournament may see this."))
+
+
 def require_create(user) -> None:
     if not can_create_tournament(user):
         raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))

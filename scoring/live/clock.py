@@ -12,7 +12,7 @@ import contextlib
 import datetime
 import math
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection
@@ -79,3 +79,18 @@ def time_deadline(live: LiveTable, minutes: int) -> datetime.datetime:
     """When the partition's time runs out: ``minutes`` from the first deal, pauses excluded."""
     assert live.clock_started_at is not None
     return live.clock_started_at + datetime.timedelta(seconds=minutes * 60 + live.clock_paused)
+
+
+def countdown(deadline: datetime.datetime | None, at: datetime.datetime) -> dict[str, Any] | None:
+    """A countdown for a page: its deadline for the script, the seconds left at ``at`` for the
+    page without it."""
+    if deadline is None:
+        return None
+    return {"deadline": deadline.isoformat(), "left": max(0, int((deadline - at).total_seconds() + 0.999))}
+
+
+def stopped(deadline: datetime.datetime | None, paused_at: datetime.datetime) -> dict[str, Any] | None:
+    """A countdown stopped by a pause: the seconds it had left."""
+    if deadline is None:
+        return None
+    return {"deadline": "", "left": max(0, int((deadline - paused_at).total_seconds() + 0.999))}

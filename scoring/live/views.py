@@ -37,9 +37,10 @@ from scoring.sheet_forms import AnnulForm, DealForm
 from scoring.sheet_views import protocol_context, seats_of
 from tournaments import permissions
 from tournaments.models import Tour
-from tournaments.web.pages import organiser_page
+from tournaments.standings import standings_table
+from tournaments.web.pages import chief_page, organiser_page
 
-from . import clock, play
+from . import clock, hall, play
 from .state import table_state
 
 #: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
@@ -96,20 +97,6 @@ def _url(name: str, partition: Partition) -> str:
 # -- what a page shows ------------------------------------------------------------------------------
 
 
-def _clock(deadline: datetime.datetime | None, now: datetime.datetime) -> dict[str, Any] | None:
-    """A countdown: its deadline for the script, the seconds left for the page without it."""
-    if deadline is None:
-        return None
-    return {"deadline": deadline.isoformat(), "left": max(0, int((deadline - now).total_seconds() + 0.999))}
-
-
-def _stopped(deadline: datetime.datetime | None, paused_at: datetime.datetime) -> dict[str, Any] | None:
-    """A countdown stopped by a pause: the seconds it had left."""
-    if deadline is None:
-        return None
-    return {"deadline": "", "left": max(0, int((deadline - paused_at).total_seconds() + 0.999))}
-
-
 def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
     """The ends each playable tile may go on ("" for a lead, which has no end)."""
     ends: dict[str, list[str]] = {}
@@ -135,13 +122,13 @@ def table_context(partition: Partition, *, seats: Collection[int] = (),
         awaited = seat_list[live.seat - 1] if live.seat else None
         if live.paused_at is not None:
             # A paused move clock has no deadline: what it had left is its allowances less the time spent.
-            clocks["time"] = _stopped(live.time_deadline, live.paused_at)
-            clocks["no_show"] = _stopped(live.no_show_deadline, live.paused_at)
+            clocks["time"] = clock.stopped(live.time_deadline, live.paused_at)
+            clocks["no_show"] = clock.stopped(live.no_show_deadline, live.paused_at)
             if live.seat is not None and live.turn_started_at is not None and live.allowance:
-                clocks["move"] = _stopped(clock.move_deadline(live), live.paused_at)
+                clocks["move"] = clock.stopped(clock.move_deadline(live), live.paused_at)
         else:
-            clocks = {"move": _clock(live.deadline, now), "time": _clock(live.time_deadline, now),
-                      "no_show": _clock(live.no_show_deadline, now)}
+            clocks = {"move": clock.countdown(live.deadline, now), "time": clock.countdown(live.time_deadline, now),
+                      "no_show": clock.countdown(live.no_show_deadline, now)}
     elif current is not None:
         awaited = seat_list[current["to_move"] - 1]
     legal = _moves(current.get("legal", [])) if current else {}
@@ -440,6 +427,74 @@ def live_referee_fragment(request: HttpRequest, slug: str, number: int, table: i
     if _unchanged(request, partition):
         return HttpResponse(status=204)
     return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition))
+
+
+# -- the hall screen and the chief referee's view of a tour -------------------------------------------
+
+
+def _tour_frame(tour: Tour, fragment: str, template: str) -> dict[str, Any]:
+    """What the frame of a tour's screen passes its script: every event of the tour counts."""
+    return {
+        "fragment_url": reverse(fragment, args=[tour.tournament.slug, tour.number]), "fragment_template": template,
+        "events_url": f"/api/tournaments/{tour.tournament.slug}/live/events/?tour={tour.number}",
+        "event_kinds": " ".join(labels.ACTIONS),
+    }
+
+
+def _hall_context(tour: Tour) -> dict[str, Any]:
+    rows, now = hall.hall_tables(tour)
+    standings = standings_table(tour.tournament)
+    columns = standings.precedence
+    return {
+        "tournament": tour.tournament, "tour": tour, "rows": rows, "now": now.isoformat(),
+        "version": hall.version(rows), "standings": standings, "columns": columns,
+        "lines": [(line, standings.values(line, columns)) for line in standings.lines],
+    }
+
+
+def _visible_tour(request: HttpRequest, slug: str, number: int) -> Tour:
+    tour = _tour(slug, number)
+    if not (permissions.can_see_tournament(request.user, tour.tournament)
+            and permissions.can_see_tour(request.user, tour)):
+        raise Http404(_("There is no tour %(number)s.") % {"number": number})
+    return tour
+
+
+def tour_hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The hall screen of a tour, for a projector: every table as a tile (the pairs, the totals,
+    the partition's clock, whose turn, the late ones marked) and the live standings."""
+    tour = _visible_tour(request, slug, number)
+    return render(request, "live/hall.html", {**_hall_context(tour), **_tour_frame(tour, "tour-hall-fragment", "live/hall_fragment.html")})
+
+
+def tour_hall_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _fragment(request, "live/hall_fragment.html", _hall_context(_visible_tour(request, slug, number)))
+
+
+def _chief_context(tour: Tour) -> dict[str, Any]:
+    rows, now = hall.hall_tables(tour)
+    paused = sorted((row for row in rows if row.paused), key=lambda row: row.live.paused_at)
+    return {
+        "tournament": tour.tournament, "tour": tour, "now": now.isoformat(), "version": hall.version(rows),
+        "calls": [row for row in paused if row.live.pause_reason == LiveTable.Pause.CALL],
+        "disputes": [row for row in paused if row.live.pause_reason != LiveTable.Pause.CALL],
+        "timeouts": hall.recent_timeouts(rows, now), "no_shows": [row for row in rows if row.no_show],
+        "recent_minutes": int(hall.RECENT_TIMEOUTS.total_seconds() // 60),
+    }
+
+
+@chief_page
+def tour_chief(request: HttpRequest, tournament, number: int) -> HttpResponse:
+    """The chief referee's view of a tour: the calls waiting, the tables paused, the recent
+    timeouts and the pending no-shows, each a tap away from that table's tablet."""
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    return render(request, "live/chief.html", {**_chief_context(tour), **_tour_frame(tour, "tour-chief-fragment", "live/chief_fragment.html")})
+
+
+@chief_page
+def tour_chief_fragment(request: HttpRequest, tournament, number: int) -> HttpResponse:
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    return _fragment(request, "live/chief_fragment.html", _chief_context(tour))
 
 
 # -- starting a tour, choosing the modes ------------------------------------------------------------------

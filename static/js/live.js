@@ -1,7 +1,9 @@
 /* The live tables' pages: the clocks counting down, the fragment of the page fetched again when
    the table changes (pushed events, else polling every 2 s), the forms posted without leaving the
-   page, and the referee's tile picker. Plain script, no build step; without it the pages work by
-   form posts and (the watching ones) reload themselves. */
+   page, and the referee's tile picker. The screens of a whole tour (the hall, the chief referee's
+   view) have no data-partition: every event of the tour refreshes them, at most once a second.
+   Plain script, no build step; without it the pages work by form posts and (the watching ones)
+   reload themselves. */
 (function () {
   "use strict";
 
@@ -10,8 +12,12 @@
   var box = root.querySelector("[data-live-fragment]");
   var fragmentUrl = root.getAttribute("data-fragment");
   var eventsUrl = root.getAttribute("data-events");
-  var partition = root.getAttribute("data-partition");
+  var partition = root.getAttribute("data-partition");  // null on a tour's screen
   var POLL_MS = 2000;
+  var GAP_MS = 1000;     // a tour's screen fetches its fragment at most this often on events
+  var lastFetch = 0;
+  var soonTimer = null;
+  var again = null;      // asked again while a fetch was on its way: whether forced
   var offset = 0;        // the server's clock minus this device's, in ms
   var pending = false;   // a fetch of the fragment is on its way
   var posting = false;   // a form is on its way
@@ -72,8 +78,10 @@
   }
 
   function refresh(force) {
-    if (pending || posting || (!force && busy())) { return; }
+    if (pending) { again = again || !!force; return; }
+    if (posting || (!force && busy())) { return; }
     pending = true;
+    lastFetch = Date.now();
     var url = fragmentUrl + "?version=" + encodeURIComponent(version());
     fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "X-Requested-With": "fetch" } })
       .then(function (response) {
@@ -86,7 +94,18 @@
         if (html !== null && !posting && versionOf(html) >= version() && (force || !busy())) { swap(html); }
       })
       .catch(function () { /* the next round tries again */ })
-      .then(function () { pending = false; });
+      .then(function () {
+        pending = false;
+        if (again !== null) { soon(again); again = null; }  // what changed meanwhile is fetched too
+      });
+  }
+
+  /* Refresh, but not sooner than GAP_MS after the last fetch: a burst of events (a tour's many
+     tables) makes one fetch. */
+  function soon(force) {
+    if (soonTimer) { return; }
+    var wait = Math.max(0, lastFetch + GAP_MS - Date.now());
+    soonTimer = setTimeout(function () { soonTimer = null; refresh(!!force); }, wait);
   }
 
   function poll(every) {
@@ -102,6 +121,7 @@
     function changed(event) {
       var data;
       try { data = JSON.parse(event.data); } catch (e) { return; }
+      if (partition === null) { soon(); return; }
       if (String(data.partition) === partition && data.version > version()) { refresh(false); }
     }
     (root.getAttribute("data-event-kinds") || "").split(" ").forEach(function (kind) {

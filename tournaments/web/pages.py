@@ -34,3 +34,5 @@ def tournament_page(require: Callable[..., None]):
 organiser_page = tournament_page(permissions.require_manage)
 #: The pages of a tournament's staff (organisers, referees).
 staff_page = tournament_page(permissions.require_staff)
+#: The chief referee's pages of a tournament (chief referees, organisers).
+chief_page = tournament_page(permissions.require_referee_all)

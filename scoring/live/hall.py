@@ -1,0 +1,177 @@
+"""What the hall screen and the chief referee's view of a tour show: every table of the tour with
+its clocks and what is late, read in a few queries whatever the number of tables (README, "Hall
+screen and chief referee").
+
+Read only, but for the clocks: a table whose deadline has passed is caught up first, as every
+page of a live table does (:func:`scoring.live.play.expire`), so the screen never shows a clock
+at zero that nobody recorded yet.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring import labels
+from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
+from scoring.sheet_views import Seat, seats_of
+from tournaments.models import Table, Tour
+
+from . import clock, play
+
+#: A pause longer than this is late: the chief referee should look at the table.
+LONG_PAUSE = datetime.timedelta(minutes=2)
+#: The timeouts the chief referee's view lists: those recorded this long ago at most.
+RECENT_TIMEOUTS = datetime.timedelta(minutes=10)
+
+
+@dataclass
+class HallTable:
+    """One table of the tour as the hall sees it."""
+
+    table: Table
+    partition: Partition
+    live: LiveTable | None
+    seats: list[Seat]
+    now: datetime.datetime
+    #: The partition's clock (a countdown, stopped while the table is paused).
+    time: dict[str, Any] | None = None
+    #: The seat whose move is awaited.
+    awaited: Seat | None = None
+    #: The marks of a late table.
+    time_out: bool = False
+    long_pause: bool = False
+    missing: list[Seat] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.table.number
+
+    @property
+    def pair_a(self) -> list[Seat]:
+        return [self.seats[0], self.seats[2]]
+
+    @property
+    def pair_b(self) -> list[Seat]:
+        return [self.seats[1], self.seats[3]]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        return self.partition.points_a, self.partition.points_b
+
+    @property
+    def finished(self) -> bool:
+        return self.partition.is_finished
+
+    @property
+    def status_label(self) -> str:
+        return str(labels.STATUSES[self.partition.status])
+
+    @property
+    def paused(self) -> bool:
+        return self.live is not None and self.live.paused_at is not None and not self.finished
+
+    @property
+    def paused_for(self) -> int:
+        """Seconds the table has been paused (0 when it is not)."""
+        if not self.paused:
+            return 0
+        return max(0, int((self.now - self.live.paused_at).total_seconds()))
+
+    @property
+    def no_show_clock(self) -> dict[str, Any] | None:
+        """The no-show deadline as a countdown (stopped while the table is paused)."""
+        if self.live is None:
+            return None
+        if self.live.paused_at is not None:
+            return clock.stopped(self.live.no_show_deadline, self.live.paused_at)
+        return clock.countdown(self.live.no_show_deadline, self.now)
+
+    @property
+    def no_show(self) -> bool:
+        """A no-show is pending: its deadline runs and a seat is still missing."""
+        return bool(self.missing)
+
+    @property
+    def late(self) -> bool:
+        return self.time_out or self.long_pause or self.no_show
+
+
+def _read(tour: Tour) -> list[Table]:
+    tables = list(Table.objects.filter(tour=tour).select_related("partition__live", *Table.SEAT_FIELDS)
+                  .order_by("number"))
+    for table in tables:
+        table.tour = tour  # its mode falls back on the tour's
+    return tables
+
+
+def _due(table: Table, now: datetime.datetime) -> bool:
+    live = getattr(table.partition, "live", None)
+    if live is None or live.paused_at is not None or table.partition.is_finished:
+        return False
+    return any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline))
+
+
+def _hall_table(table: Table, now: datetime.datetime) -> HallTable:
+    partition = table.partition
+    live: LiveTable | None = getattr(partition, "live", None)
+    seats = seats_of(table)
+    row = HallTable(table, partition, live, seats, now)
+    if live is None or partition.is_finished:
+        return row
+    paused = live.paused_at
+    row.time = clock.stopped(live.time_deadline, paused) if paused is not None else clock.countdown(live.time_deadline, now)
+    row.awaited = seats[live.seat - 1] if live.seat else None
+    # The partition's time ran out: recorded (its clock started and no deadline is left: the
+    # engine plays the last deal), or past and not recorded yet (a table another request holds).
+    row.time_out = live.clock_started_at is not None and (
+        live.time_deadline is None or (paused is None and live.time_deadline <= now))
+    row.long_pause = paused is not None and now - paused > LONG_PAUSE
+    if live.no_show_deadline is not None:
+        row.missing = [seat for seat in seats if seat.number not in live.present]
+    return row
+
+
+def hall_tables(tour: Tour) -> tuple[list[HallTable], datetime.datetime]:
+    """Every table of ``tour`` in number order, with the instant they were read at."""
+    now = clock.now()
+    tables = _read(tour)
+    due = [table.partition.pk for table in tables if _due(table, now)]
+    if due and sum(play.expire(pk, by="request", skip_locked=True) for pk in due):
+        tables = _read(tour)
+    return [_hall_table(table, now) for table in tables], now
+
+
+def version(rows: list[HallTable]) -> int:
+    """What the screen shows grows with every change of any of its partitions: their versions
+    added (each only grows)."""
+    return sum(row.partition.version for row in rows)
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """A move clock that ran out, for the chief referee."""
+
+    at: datetime.datetime
+    row: HallTable
+    seat: Seat
+    lapse: int
+    consequence: str  # "warning", "penalty", or "" when the audit entry says nothing
+
+
+def recent_timeouts(rows: list[HallTable], now: datetime.datetime) -> list[Timeout]:
+    """The timeouts recorded at the tour's tables in the last :data:`RECENT_TIMEOUTS`, newest
+    first, each with the warning or penalty it brought (from its audit entry)."""
+    by_partition = {row.partition.pk: row for row in rows}
+    lapses = list(ClockLapse.objects.filter(partition__in=by_partition, at__gte=now - RECENT_TIMEOUTS)
+                  .order_by("-at", "-pk"))
+    if not lapses:
+        return []
+    consequences = {}
+    for partition_id, data in PartitionChange.objects.filter(
+            partition__in={lapse.partition_id for lapse in lapses}, action="timeout").values_list("partition", "data"):
+        consequences[(partition_id, data.get("turn"), data.get("lapse"))] = data.get("consequence", "")
+    return [Timeout(lapse.at, row := by_partition[lapse.partition_id], row.seats[lapse.seat - 1], lapse.lapse,
+                    consequences.get((lapse.partition_id, lapse.turn, lapse.lapse), ""))
+            for lapse in lapses]
