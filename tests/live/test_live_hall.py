@@ -86,7 +86,7 @@ def test_the_pages_link_to_the_hall_and_the_chief_view(digital):
 
 def test_russian_by_default_and_english_under_en(digital):
     page = text(Client().get(HALL))
-    assert "Тур 1: зал" in page and "Стол 1" in page and "Время партии" in page and "Положение" in page
+    assert "Тур 1: зал" in page and "Стол 1" in page and "Время партии" in page and "Турнирная таблица" in page
     page = text(Client().get("/en" + HALL))
     assert "Tour 1: the hall" in page and "Table 1" in page and "Time of the partition" in page
     assert "Standings" in page
