@@ -69,15 +69,22 @@ class HallTable:
         return str(labels.STATUSES[self.partition.status])
 
     @property
+    def paused_at(self) -> datetime.datetime | None:
+        return self.live.paused_at if self.live is not None and not self.finished else None
+
+    @property
     def paused(self) -> bool:
-        return self.live is not None and self.live.paused_at is not None and not self.finished
+        return self.paused_at is not None
+
+    @property
+    def pause_reason(self) -> str:
+        return self.live.pause_reason if self.paused and self.live is not None else ""
 
     @property
     def paused_for(self) -> int:
         """Seconds the table has been paused (0 when it is not)."""
-        if not self.paused:
-            return 0
-        return max(0, int((self.now - self.live.paused_at).total_seconds()))
+        paused_at = self.paused_at
+        return 0 if paused_at is None else max(0, int((self.now - paused_at).total_seconds()))
 
     @property
     def no_show_clock(self) -> dict[str, Any] | None:
@@ -106,10 +113,13 @@ def _read(tour: Tour) -> list[Table]:
     return tables
 
 
-def _due(table: Table, now: datetime.datetime) -> bool:
-    live = getattr(table.partition, "live", None)
-    if live is None or live.paused_at is not None or table.partition.is_finished:
+def overdue(partition: Partition, now: datetime.datetime | None = None) -> bool:
+    """A clock of the partition's live table ran out and is not recorded yet (the clock is read
+    only for a table whose clocks run)."""
+    live = getattr(partition, "live", None)
+    if live is None or live.paused_at is not None or partition.is_finished:
         return False
+    now = now or clock.now()
     return any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline))
 
 
@@ -121,7 +131,8 @@ def _hall_table(table: Table, now: datetime.datetime) -> HallTable:
     if live is None or partition.is_finished:
         return row
     paused = live.paused_at
-    row.time = clock.stopped(live.time_deadline, paused) if paused is not None else clock.countdown(live.time_deadline, now)
+    row.time = (clock.stopped(live.time_deadline, paused) if paused is not None
+                else clock.countdown(live.time_deadline, now))
     row.awaited = seats[live.seat - 1] if live.seat else None
     # The partition's time ran out: recorded (its clock started and no deadline is left: the
     # engine plays the last deal), or past and not recorded yet (a table another request holds).
@@ -137,7 +148,7 @@ def hall_tables(tour: Tour) -> tuple[list[HallTable], datetime.datetime]:
     """Every table of ``tour`` in number order, with the instant they were read at."""
     now = clock.now()
     tables = _read(tour)
-    due = [table.partition.pk for table in tables if _due(table, now)]
+    due = [table.partition.pk for table in tables if overdue(table.partition, now)]
     if due and sum(play.expire(pk, by="request", skip_locked=True) for pk in due):
         tables = _read(tour)
     return [_hall_table(table, now) for table in tables], now

@@ -75,11 +75,7 @@ def _live(partition: Partition) -> LiveTable | None:
 def _caught_up(partition: Partition) -> Partition:
     """The partition after its clocks that ran out are recorded (idempotent; a table another
     request holds is left to it)."""
-    live = _live(partition)
-    if live is None or live.paused_at is not None or partition.is_finished:
-        return partition
-    now = clock.now()
-    if any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline)):
+    if hall.overdue(partition):
         if play.expire(partition.pk, by="request", skip_locked=True):
             partition.refresh_from_db()  # its live row too (a cached reverse relation is dropped)
     return partition
@@ -464,7 +460,8 @@ def tour_hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The hall screen of a tour, for a projector: every table as a tile (the pairs, the totals,
     the partition's clock, whose turn, the late ones marked) and the live standings."""
     tour = _visible_tour(request, slug, number)
-    return render(request, "live/hall.html", {**_hall_context(tour), **_tour_frame(tour, "tour-hall-fragment", "live/hall_fragment.html")})
+    frame = _tour_frame(tour, "tour-hall-fragment", "live/hall_fragment.html")
+    return render(request, "live/hall.html", {**_hall_context(tour), **frame})
 
 
 def tour_hall_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -473,11 +470,11 @@ def tour_hall_fragment(request: HttpRequest, slug: str, number: int) -> HttpResp
 
 def _chief_context(tour: Tour) -> dict[str, Any]:
     rows, now = hall.hall_tables(tour)
-    paused = sorted((row for row in rows if row.paused), key=lambda row: row.live.paused_at)
+    paused = sorted((row for row in rows if row.paused), key=lambda row: -row.paused_for)  # the longest first
     return {
         "tournament": tour.tournament, "tour": tour, "now": now.isoformat(), "version": hall.version(rows),
-        "calls": [row for row in paused if row.live.pause_reason == LiveTable.Pause.CALL],
-        "disputes": [row for row in paused if row.live.pause_reason != LiveTable.Pause.CALL],
+        "calls": [row for row in paused if row.pause_reason == LiveTable.Pause.CALL],
+        "disputes": [row for row in paused if row.pause_reason != LiveTable.Pause.CALL],
         "timeouts": hall.recent_timeouts(rows, now), "no_shows": [row for row in rows if row.no_show],
         "recent_minutes": int(hall.RECENT_TIMEOUTS.total_seconds() // 60),
     }
@@ -488,7 +485,8 @@ def tour_chief(request: HttpRequest, tournament, number: int) -> HttpResponse:
     """The chief referee's view of a tour: the calls waiting, the tables paused, the recent
     timeouts and the pending no-shows, each a tap away from that table's tablet."""
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
-    return render(request, "live/chief.html", {**_chief_context(tour), **_tour_frame(tour, "tour-chief-fragment", "live/chief_fragment.html")})
+    frame = _tour_frame(tour, "tour-chief-fragment", "live/chief_fragment.html")
+    return render(request, "live/chief.html", {**_chief_context(tour), **frame})
 
 
 @chief_page
