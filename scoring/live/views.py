@@ -480,19 +480,24 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
     }
 
 
+def _chief_tour(tournament, number: int) -> Tour:
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    tour.tournament = tournament  # read once already
+    return tour
+
+
 @chief_page
 def tour_chief(request: HttpRequest, tournament, number: int) -> HttpResponse:
     """The chief referee's view of a tour: the calls waiting, the tables paused, the recent
     timeouts and the pending no-shows, each a tap away from that table's tablet."""
-    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    tour = _chief_tour(tournament, number)
     frame = _tour_frame(tour, "tour-chief-fragment", "live/chief_fragment.html")
     return render(request, "live/chief.html", {**_chief_context(tour), **frame})
 
 
 @chief_page
 def tour_chief_fragment(request: HttpRequest, tournament, number: int) -> HttpResponse:
-    tour = get_object_or_404(Tour, tournament=tournament, number=number)
-    return _fragment(request, "live/chief_fragment.html", _chief_context(tour))
+    return _fragment(request, "live/chief_fragment.html", _chief_context(_chief_tour(tournament, number)))
 
 
 # -- starting a tour, choosing the modes ------------------------------------------------------------------

@@ -86,6 +86,7 @@ def test_the_pages_link_to_the_hall_and_the_chief_view(digital):
 
 def test_russian_by_default_and_english_under_en(digital):
     page = text(Client().get(HALL))
+    assert '<noscript><meta http-equiv="refresh" content="10"></noscript>' in page  # without the script
     assert "Тур 1: зал" in page and "Стол 1" in page and "Время партии" in page and "Турнирная таблица" in page
     page = text(Client().get("/en" + HALL))
     assert "Tour 1: the hall" in page and "Table 1" in page and "Time of the partition" in page
@@ -204,18 +205,29 @@ def test_a_second_timeout_of_a_turn_is_a_penalty(digital, frozen):
 # -- a few queries whatever the number of tables ----------------------------------------------------------
 
 
+HANDS = {"1": "6-6 5-5 4-4 3-3 2-2 1-1 0-0".split(), "2": "6-5 6-4 6-3 6-2 6-1 6-0 5-4".split(),
+         "3": "4-3 4-2 4-1 4-0 3-2 3-1 3-0".split(), "4": "5-3 5-2 5-1 5-0 2-1 2-0 1-0".split()}
+
+
 @pytest.fixture
 def eight_tables(db, frozen, timers_sent):
+    """Eight refereed tables: one paused by a call, one with one player present, three whose
+    first move ran out (a warning each), three where nobody came yet."""
     org = builders.user("org", superuser=True)
     t = builders.tournament(org, pairs=16)
     tour = tours.generate_tour(org, t)
     tours.publish_tour(org, tour)
-    tour.play_mode = "digital"
+    tour.play_mode = "refereed"
     tour.save(update_fields=["play_mode"])
     play.start_tour(org, tour)
     tables = list(tour.tables.order_by("number"))
     play.pause(org, tables[0].partition.pk, "call")
     play.check_in(org, tables[1].partition.pk, 1)
+    for table in tables[2:5]:
+        play.start_partition(org, table.partition.pk, 1)
+        play.enter_hands(org, table.partition.pk, HANDS)
+    frozen.advance(21)  # a lead has 20 s
+    hall.hall_tables(tour)  # records the three timeouts
     return {"org": org, "tour": tour, "tables": tables}
 
 
@@ -223,8 +235,10 @@ def test_the_hall_and_the_chief_view_read_in_a_few_queries(eight_tables, django_
     assert len(eight_tables["tables"]) == 8
     client = login(eight_tables["org"])
     client.get(HALL)  # the session, once
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(13):
         page = text(client.get(HALL + "fragment/", **FETCH))
-    assert page.count("hall-tile ") + page.count('hall-tile"') == 8
-    with django_assert_max_num_queries(12):
-        text(client.get(CHIEF + "fragment/", **FETCH))
+    assert page.count('data-table="') == 8 and page.count("1 просрочка") == 3
+    with django_assert_max_num_queries(13):
+        page = text(client.get(CHIEF + "fragment/", **FETCH))
+    # One call, three timeouts, five tables waiting for players (the paused one too).
+    assert page.count("предупреждение") == 3 and page.count("Планшет стола") == 1 + 3 + 5
