@@ -11,6 +11,7 @@ from config.broker import Transport
 def connection(folder, transport=Transport) -> Connection:
     return Connection(transport=transport, transport_options={"data_folder_in": str(folder),
                                                               "data_folder_out": str(folder),
+                                                              "control_folder": str(folder / "control"),
                                                               "polling_interval": 0})
 
 
