@@ -1,11 +1,18 @@
 """The embedded Celery broker (config/broker.py): a message is never taken half written."""
 
 import threading
+import uuid
 
 import pytest
 from kombu import Connection
 
 from config.broker import Transport
+
+
+def queue_name() -> str:
+    """A queue of its own: kombu keeps the queues bound in memory per transport class, so a
+    name used by an earlier test would not be bound again in this test's folder."""
+    return f"domino-{uuid.uuid4().hex}"
 
 
 def connection(folder, transport=Transport) -> Connection:
@@ -17,7 +24,7 @@ def connection(folder, transport=Transport) -> Connection:
 
 def test_messages_go_through_whole(tmp_path):
     with connection(tmp_path) as conn:
-        queue = conn.SimpleQueue("domino")
+        queue = conn.SimpleQueue(queue_name())
         for n in range(20):
             queue.put({"n": n, "name": "Ёжиков " * n})
         got = []
@@ -31,8 +38,9 @@ def test_messages_go_through_whole(tmp_path):
 
 def test_a_file_still_being_written_is_not_taken(tmp_path):
     with connection(tmp_path) as conn:
-        queue = conn.SimpleQueue("domino")
-        (tmp_path / "1_00000000-0000-0000-0000-000000000000.domino.msg.part").write_bytes(b'{"bod')
+        name = queue_name()
+        queue = conn.SimpleQueue(name)
+        (tmp_path / f"1_00000000-0000-0000-0000-000000000000.{name}.msg.part").write_bytes(b'{"bod')
         with pytest.raises(queue.Empty):
             queue.get(timeout=0.2)
         queue.close()
@@ -43,8 +51,9 @@ def test_a_reader_racing_a_writer_decodes_every_message(tmp_path):
     written, and stops on an empty message."""
     count = 60
     with connection(tmp_path) as writer_conn, connection(tmp_path) as reader_conn:
-        writer = writer_conn.SimpleQueue("domino")
-        reader = reader_conn.SimpleQueue("domino")
+        name = queue_name()
+        writer = writer_conn.SimpleQueue(name)
+        reader = reader_conn.SimpleQueue(name)
 
         def write():
             for n in range(count):
