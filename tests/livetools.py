@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.test import Client
 from django.utils import timezone
 
 import builders
@@ -54,3 +55,17 @@ def seated(world: dict) -> dict[int, str]:
     return {seat: play.claim_seat(world["p1"].pk, seat, PIN) for seat in (1, 2, 3, 4)}
 
 
+
+
+def login(user) -> Client:
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def watch(page, problems: list) -> None:
+    """Collect a browser page's script errors and Content-Security-Policy violations."""
+    page.on("console", lambda message: "Content Security Policy" in message.text
+            and problems.append((page.url, message.text)))
+    page.on("pageerror", lambda error: problems.append((page.url, str(error))))

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from livetools import live_tour
+from livetools import live_tour, watch
 from scoring.live import play
 from scoring.models import LiveTable
 
@@ -32,13 +32,6 @@ def tour():
     play.start_tour(world["chief"], world["tour"])
     play.start_partition(world["ref"], world["p1"].pk, 1)
     return world
-
-
-def watch(page, problems: list) -> None:
-    """Collect the page's script errors and Content-Security-Policy violations."""
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and problems.append((page.url, message.text)))
-    page.on("pageerror", lambda error: problems.append((page.url, str(error))))
 
 
 def move(world, tile: str) -> None:

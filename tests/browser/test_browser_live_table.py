@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from livetools import PIN, live_tour
+from livetools import PIN, live_tour, watch
 from scoring import engine
 from scoring.live import play
 from scoring.models import Partition
@@ -34,13 +34,6 @@ def tour():
     table2.save(update_fields=["play_mode"])
     play.start_tour(world["chief"], world["tour"])
     return world
-
-
-def watch(page, problems: list) -> None:
-    """Collect the page's script errors and Content-Security-Policy violations."""
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and problems.append((page.url, message.text)))
-    page.on("pageerror", lambda error: problems.append((page.url, str(error))))
 
 
 def test_a_referee_plays_a_deal_live_and_a_player_sees_only_his_tiles(live_server, browser, tour):

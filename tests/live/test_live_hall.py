@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 import builders
-from livetools import live_tour, seated
+from livetools import live_tour, login
 from scoring.live import hall, play
 from scoring.models import LiveTable
 from tournaments import services, tours
@@ -21,12 +21,6 @@ pytestmark = pytest.mark.django_db
 HALL = "/tournaments/cup/tours/1/hall/"
 CHIEF = "/tournaments/cup/manage/tours/1/chief/"
 FETCH = {"HTTP_X_REQUESTED_WITH": "fetch"}
-
-
-def login(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response) -> str:

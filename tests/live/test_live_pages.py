@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from livetools import PIN, live_tour
+from livetools import PIN, live_tour, login
 from scoring import engine
 from scoring.engine.deal import next_seat
 from scoring.live import play
@@ -20,12 +20,6 @@ pytestmark = pytest.mark.django_db
 
 TABLE = "/tournaments/cup/tours/1/tables/1/"
 FETCH = {"HTTP_X_REQUESTED_WITH": "fetch"}
-
-
-def login(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def game(world) -> engine.Partition:
