@@ -45,6 +45,7 @@ import os
 import platform
 import random
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -82,6 +83,7 @@ def main() -> None:
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/domino_bench_live"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: still stop the services
     spectators = args.tables * 4 if args.spectators is None else args.spectators
     os.environ["DJANGO_SETTINGS_MODULE"] = "livesettings"
     os.environ["REDIS_URL"] = args.redis_url
@@ -119,8 +121,9 @@ def main() -> None:
         own_after = resource.getrusage(resource.RUSAGE_SELF)
         cpu_after = services.cpu()
         time.sleep(3)  # the last timers and sweeps of the clocks still running
-        watchers.join(timeout=duration + 120)
-        pushed = results.recv() if results.poll(5) else None
+        # Received before the join: a large result fills the pipe, and the sender waits for it.
+        pushed = results.recv() if results.poll(duration + 120) else None
+        watchers.join(timeout=30)
     finally:
         stopped = time.time()
         services.stop()
@@ -251,6 +254,14 @@ class Services:
         for process in (self.web, self.worker, self.beat):
             if process is not None:
                 stop_server(process)
+        # What failed on the server: the last line of each traceback, counted.
+        web = (self.dir / "web.log").read_text(errors="replace").splitlines() if self.web else []
+        errors = Counter(line for line, after in zip(web, web[1:] + [""])
+                         if line and not line.startswith((" ", "Traceback")) and not after.startswith(" ")
+                         and ("Error" in line or "Exception" in line or "Timeout" in line))
+        for line, count in errors.most_common(5):
+            print(f"server error x{count}: {line[:200]}", file=sys.stderr)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def postgres_cpu() -> float:
@@ -316,7 +327,9 @@ async def play_all(services: Services, tables: list[dict], duration: float, arri
             await asyncio.to_thread(services.start_worker)
             await asyncio.to_thread(services.wait_worker)
             run.kill = (killed, time.time())
-        await asyncio.gather(*players)
+        for failed in await asyncio.gather(*players, return_exceptions=True):
+            if isinstance(failed, Exception):  # one table's phones gave up; the others go on
+                run.statuses[f"table failed: {type(failed).__name__}"] += 1
         run.ended = time.time()
     return run
 
@@ -347,12 +360,16 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
     hands: dict[int, tuple[int, list[str]]] = {}  # seat -> (deal, hand) as his phone last saw it
 
     async def read(seat: int) -> dict:
-        began = time.perf_counter()
-        async with session.get(url, headers={"X-Seat-Token": tokens[seat]}) as response:
-            state = await response.json()
-        run.reads.append(time.perf_counter() - began)
-        run.statuses[f"read {response.status}"] += 1
-        return state
+        while True:
+            began = time.perf_counter()
+            async with session.get(url, headers={"X-Seat-Token": tokens[seat]}) as response:
+                state = await response.json(content_type=None)
+            run.reads.append(time.perf_counter() - began)
+            run.statuses[f"read {response.status}"] += 1
+            if response.status == 200:
+                return state
+            print(f"table {table['table']}: read: {response.status} {state}", file=sys.stderr)
+            await asyncio.sleep(1)  # a refused read (an overloaded server): the phone tries again
 
     def keep_hands(state: dict) -> None:
         current = state.get("current")
@@ -396,7 +413,7 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
             body["pass"] = True
         began = time.perf_counter()
         async with session.post(url + "move/", json=body, headers={"X-Seat-Token": tokens[seat]}) as response:
-            answer = await response.json()
+            answer = await response.json(content_type=None)
         took = time.perf_counter() - began
         run.statuses[f"move {response.status}"] += 1
         if response.status == 200:
