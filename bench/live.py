@@ -535,6 +535,12 @@ def lapses(slug: str, run: Run) -> dict:
     if overdue:
         missed += overdue
         problems.append(f"{overdue} running clock(s) more than 1 s past their deadline, unrecorded")
+    # No pause in the bench: an extended clock means the sweep was silent past CLOCK_OUTAGE_SECONDS
+    # (the outage rule), after which charged seconds and recorded lapses no longer match by design.
+    extended = LiveTable.objects.filter(partition__in=partitions, clock_paused__gt=0).count()
+    if extended:
+        problems.insert(0, f"OUTAGE: the clocks of {extended} tables were extended (the sweep was silent past "
+                           f"CLOCK_OUTAGE_SECONDS): the missed/doubled counts below are not a verdict")
     return {"recorded": recorded, "missed": missed, "doubled": doubled, "unknown": unknown, "problems": problems,
             "by": Counter(r[5] for r in recorded)}
 
