@@ -24,12 +24,15 @@ from tournaments.management.commands.load_demo import DEMO_PIN, DEMO_SLUG
 SLOW_ONE_IN = 12
 
 
-def think_time(partition_id: int, turn: int, allowance: int) -> float:
-    """How long the player to move thinks at ``turn``: the same answer every time it is asked."""
+def think_time(partition_id: int, turn: int, allowance: int, *, slow_one_in: int = SLOW_ONE_IN,
+               pace: tuple[float, float] = (1.0, 6.0)) -> float:
+    """How long the player to move thinks at ``turn``: the same answer every time it is asked.
+    One move in ``slow_one_in`` overruns the allowance (and its grace); the others take ``pace``
+    seconds, within the allowance (bench/live.py plays at another pace)."""
     rng = random.Random(partition_id * 1_000_003 + turn)
-    if rng.randrange(SLOW_ONE_IN) == 0:
+    if rng.randrange(slow_one_in) == 0:
         return allowance + 0.5 + rng.uniform(0.5, 3.0)
-    return min(rng.uniform(1.0, 6.0), allowance * 0.8)
+    return min(rng.uniform(*pace), allowance * 0.8)
 
 
 class Command(BaseCommand):

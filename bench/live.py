@@ -1,0 +1,620 @@
+"""Live tables under load: simulated players play through the HTTP API while spectators hold live
+streams open, with PostgreSQL, Redis, the ASGI server, a Celery worker and the beat on this machine.
+
+Run by hand: ``.venv/bin/python bench/live.py [--tables 250] [--minutes 5] [--kill-worker] [--ramp]``.
+
+It uses its own PostgreSQL database (``domino_bench_live``, dropped, created and migrated) and
+Redis database (``redis://127.0.0.1:6379/7``, emptied first). It builds a tournament in-process
+(bulk: four players a table, their PIN hashed by MD5, ``bench/livesettings.py``), one tour drawn,
+published and started with every table digital, then starts what ``config/run.sh`` starts:
+``gunicorn config.asgi`` with 2 uvicorn workers, ``celery worker`` (2 processes) and ``celery beat``,
+on a queue of the bench's own.
+
+Each table is one coroutine holding its four players' phones: each player takes his seat
+(``POST .../live/seat/`` with his PIN: the X-Seat-Token), then every move goes through
+``POST .../live/move/`` for its turn, after thinking as ``demo_players.think_time`` decides: 2 to 8 s
+(never past 80 % of the allowance), one move in twenty too slow on purpose (0.5 to 3 s past the
+deadline and its grace). A phone keeps its hand from the answers it gets and reads its view
+(``GET .../live/``) when its deal's hand is unknown or it leads. In another process, the
+spectators (4 a table by default) hold ``/api/tournaments/<slug>/live/events/?tour=1&table=N``
+open and time each event from its ``at`` (the database's clock when the change took its number,
+the transaction's last statement before the commit) to its arrival.
+
+Afterwards it reads from the database every clock lapse (``ClockLapse.at - deadline``: how late
+each timeout was recorded, and by which path), and checks that none was missed or doubled: for
+each move, the seconds charged say how many deadlines had passed (``floor(seconds / allowance)``,
+the allowance as the players saw it) and exactly that many lapses must be recorded for its turn;
+each lapse has its timeout entry and its engine violation, none recorded before its deadline; at
+the end no running clock has a deadline more than a second past.
+
+``--kill-worker``: halfway, the Celery worker is killed (SIGKILL, its pool too) and started again
+5 s later. ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
+``--step`` seconds: the move rate and the latency of each step, and the highest rate with p99
+under 500 ms. Traffic goes to 127.0.0.1 only; every process started here is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import math
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from urllib.parse import urlparse
+
+from benchdb import setup_django
+from recording import cpu_seconds, free_port, percentile, pg_version, stop_server, wait_until_up, worker_pids
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = "2468"
+SLUG = "bench-live"
+#: One move in this many is deliberately too slow (the issue's one in twenty).
+SLOW_ONE_IN = 20
+#: Seconds a normal move takes to think, before the ramp's factor.
+PACE = (2.0, 8.0)
+RAMP = (1, 1.5, 2, 3, 4, 6, 8)
+TARGETS = {"move_p99": 0.150, "push_p99": 1.0, "lapse_p99": 1.0, "ramp_p99": 0.500}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--minutes", type=float, default=5, help="how long the players play (not with --ramp)")
+    parser.add_argument("--spectators", type=int, help="live streams held open (default: 4 a table)")
+    parser.add_argument("--target", type=int, default=75, help="points a partition is played to")
+    parser.add_argument("--kill-worker", action="store_true", help="SIGKILL the Celery worker halfway, restart it")
+    parser.add_argument("--ramp", action="store_true", help="play ever faster, in steps")
+    parser.add_argument("--step", type=float, default=50, help="seconds of each ramp step")
+    parser.add_argument("--database-url", default=os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/domino_bench_live"))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: still stop the services
+    spectators = args.tables * 4 if args.spectators is None else args.spectators
+    os.environ["DJANGO_SETTINGS_MODULE"] = "livesettings"
+    os.environ["REDIS_URL"] = args.redis_url
+    drop_database(args.database_url)  # an earlier run's clocks would keep the sweep busy
+    setup_django(args.database_url)
+    import redis
+    from django.db import connection
+
+    redis.Redis.from_url(args.redis_url).flushdb()
+    started = time.perf_counter()
+    slug, tables = build(args.tables, args.target)
+    print(f"built {slug}: {args.tables} tables, {4 * args.tables} players, in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    connection.close()
+
+    services = Services(args.database_url, args.redis_url)
+    load = os.getloadavg()[0]
+    try:
+        services.start()
+        from scoring.live import play
+        from tournaments.models import Tour
+
+        # The tour starts now that the clock service runs: no-show deadlines, then the seats.
+        tour = Tour.objects.get(tournament__slug=slug, number=1)
+        play.start_tour(tour.tournament.created_by, tour)
+        connection.close()
+        duration = len(RAMP) * args.step if args.ramp else args.minutes * 60
+        # Seats are taken over the first seconds, as players arrive; the streams open before.
+        arrival = min(30.0, args.tables * 0.08)
+        watchers, results = start_spectators(services.port, slug, args.tables, spectators, duration + arrival + 5)
+        time.sleep(min(10.0, 1 + spectators / 200))  # the streams are open before the first move
+        cpu_before = services.cpu()
+        own_before = resource.getrusage(resource.RUSAGE_SELF)
+        run = asyncio.run(play_all(services, tables, duration, arrival, args.ramp, args.step, args.kill_worker))
+        own_after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu_after = services.cpu()
+        time.sleep(3)  # the last timers and sweeps of the clocks still running
+        # Received before the join: a large result fills the pipe, and the sender waits for it.
+        pushed = results.recv() if results.poll(duration + 120) else None
+        watchers.join(timeout=30)
+    finally:
+        stopped = time.time()
+        services.stop()
+    connection.close()
+    client_cpu = own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime
+    run.stopped = stopped
+    report(args, slug, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu)
+
+
+def drop_database(url: str) -> None:
+    """Drop the bench's own database (setup_django creates and migrates it again)."""
+    import psycopg
+
+    parsed = urlparse(url)
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{parsed.path.lstrip("/")}" WITH (FORCE)')
+
+
+# -- the tournament ------------------------------------------------------------------------------
+
+
+def build(tables: int, target: int) -> tuple[str, list[dict]]:
+    """A tournament of ``tables`` x 4 players, one tour drawn, every table digital, published:
+    not started yet."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+
+    from scoring.live import play
+    from tournaments import services, tours
+    from tournaments.models import Entry, Pair, Player, Tournament
+
+    User = get_user_model()
+    organiser = User.objects.filter(username="bench-live-org").first() or \
+        User.objects.create_superuser("bench-live-org", password=None)
+    slug = f"{SLUG}-{int(time.time())}"
+    today = datetime.date.today()
+    tournament = services.create_tournament(organiser, name=slug, slug=slug, starts_on=today, ends_on=today,
+                                            regulations={"target": target})
+    pin = make_password(PIN)  # one salt for all: the bench's players, never a real site's
+    pairs = 2 * tables
+    with transaction.atomic():
+        players = Player.objects.bulk_create(Player(last_name=f"Игрок {slug} {n}", pin=pin)
+                                             for n in range(2 * pairs))
+        Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+        Pair.objects.bulk_create(Pair(tournament=tournament, number=n + 1, first=players[2 * n],
+                                      second=players[2 * n + 1]) for n in range(pairs))
+    tour = tours.generate_tour(organiser, tournament)
+    play.set_tour_play_mode(organiser, tour, "digital")
+    tours.publish_tour(organiser, tour)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    plan = [{"table": t.number, "partition": t.partition.pk}
+            for t in tour.tables.select_related("partition").order_by("number")]
+    return slug, plan
+
+
+# -- the services --------------------------------------------------------------------------------
+
+
+class Services:
+    """What config/run.sh starts, each in a session of its own: gunicorn (ASGI, 2 uvicorn
+    workers), the Celery worker (2 processes) and the beat, on a queue of the bench's own."""
+
+    def __init__(self, database_url: str, redis_url: str) -> None:
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="bench-live-"))
+        self.env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+                    "DJANGO_SETTINGS_MODULE": "livesettings", "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
+                    "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1", "VAR_DIR": str(self.dir),
+                    "SECRET_KEY": "bench-live-" + "x" * 50, "CELERY_TASK_DEFAULT_QUEUE": "bench-live"}
+        self.env.pop("HTTPS", None)
+        self.web: subprocess.Popen | None = None
+        self.worker: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
+        self.worker_logs = 0
+        self.gone: dict[str, float] = {}  # CPU of processes that ended (the killed worker)
+
+    def _start(self, name: str, command: list[str]) -> subprocess.Popen:
+        with (self.dir / f"{name}.log").open("ab") as out:
+            return subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+
+    def start(self) -> None:
+        celery = [sys.executable, "-m", "celery", "-A", "config"]
+        self.start_worker()
+        self.beat = self._start("beat", [*celery, "beat", "--loglevel=warning"])
+        self.web = self._start("web", [sys.executable, "-m", "gunicorn", "config.asgi:application",
+                                       "--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "2",
+                                       "--graceful-timeout", "5", "--bind", f"127.0.0.1:{self.port}",
+                                       "--backlog", "4096", "--log-level", "warning"])
+        wait_until_up(self.port, self.web, self.dir / "web.log")
+        self.wait_worker()
+
+    def start_worker(self) -> None:
+        self.worker_logs += 1
+        self.worker = self._start(f"worker-{self.worker_logs}", [
+            sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2", "--loglevel=info"])
+
+    def wait_worker(self, limit: float = 60) -> None:
+        log = self.dir / f"worker-{self.worker_logs}.log"
+        deadline = time.monotonic() + limit
+        while b" ready." not in log.read_bytes():
+            if self.worker.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the Celery worker did not start; see {log}")
+            time.sleep(0.2)
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker and its pool processes at once, as a crash of the machine's worker."""
+        assert self.worker is not None
+        pids = [self.worker.pid, *worker_pids(self.worker)]
+        self.gone["worker"] = self.gone.get("worker", 0) + cpu_seconds(pids)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        self.worker.wait()
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds used so far by the web workers, the Celery worker and pool, the beat and
+        PostgreSQL's processes."""
+        used = {"web": cpu_seconds(worker_pids(self.web)) if self.web else 0.0}
+        worker = cpu_seconds([self.worker.pid, *worker_pids(self.worker)]) if self.worker.poll() is None else 0.0
+        used["worker"] = worker + self.gone.get("worker", 0)
+        used["beat"] = cpu_seconds([self.beat.pid]) if self.beat else 0.0
+        used["postgres"] = postgres_cpu()
+        return used
+
+    def stop(self) -> None:
+        for process in (self.web, self.worker, self.beat):
+            if process is not None:
+                stop_server(process)
+        # What failed on the server: the last line of each traceback, counted.
+        web = (self.dir / "web.log").read_text(errors="replace").splitlines() if self.web else []
+        errors = Counter(line for line, after in zip(web, web[1:] + [""])
+                         if line and not line.startswith((" ", "Traceback")) and not after.startswith(" ")
+                         and ("Error" in line or "Exception" in line or "Timeout" in line))
+        for line, count in errors.most_common(5):
+            print(f"server error x{count}: {line[:200]}", file=sys.stderr)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of PostgreSQL (every database's): its running processes, and those that ended,
+    counted by the postmaster that waited for them (Linux /proc)."""
+    total = 0
+    postmaster = subprocess.run(["pgrep", "-o", "-x", "postgres"], capture_output=True, text=True).stdout.split()
+    for pid in subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue  # a backend that just ended: the postmaster's children's time has it
+        total += int(fields[11]) + int(fields[12])
+        if [pid] == postmaster:
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime: the backends that ended
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# -- the players ---------------------------------------------------------------------------------
+
+
+class Run:
+    """What the players measured."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[float, float]] = []  # (when answered, seconds) of each move request
+        self.reads: list[float] = []
+        self.seats: list[float] = []
+        self.allowance: dict[tuple[int, int], int] = {}  # (partition, turn) -> allowance seen
+        self.statuses: Counter[str] = Counter()
+        self.finished = 0
+        self.kill: tuple[float, float] | None = None
+        self.steps: list[tuple[float, float, float]] = []  # ramp: (factor, from, to)
+        self.began = self.ended = self.stopped = 0.0
+
+
+async def play_all(services: Services, tables: list[dict], duration: float, arrival: float, ramp: bool,
+                   step: float, kill: bool) -> Run:
+    import aiohttp
+
+    run = Run()
+    base = f"http://127.0.0.1:{services.port}"
+    pace = {"factor": 1.0}
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(base, connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as session:
+        run.began = time.time()
+        stop_at = run.began + arrival + duration
+        players = [asyncio.create_task(table_players(session, t, run, pace, stop_at, k * arrival / len(tables)))
+                   for k, t in enumerate(tables)]
+        if ramp:
+            moment = run.began + arrival
+            await asyncio.sleep(arrival)
+            for factor in RAMP:
+                pace["factor"] = factor
+                await asyncio.sleep(step)
+                run.steps.append((factor, moment, time.time()))
+                moment = time.time()
+        elif kill:
+            await asyncio.sleep(arrival + duration / 2)
+            killed = time.time()
+            await asyncio.to_thread(services.kill_worker)
+            await asyncio.sleep(5)
+            await asyncio.to_thread(services.start_worker)
+            await asyncio.to_thread(services.wait_worker)
+            run.kill = (killed, time.time())
+        for failed in await asyncio.gather(*players, return_exceptions=True):
+            if isinstance(failed, Exception):  # one table's phones gave up; the others go on
+                run.statuses[f"table failed: {type(failed).__name__}"] += 1
+        run.ended = time.time()
+    return run
+
+
+def fits(tile: str, ends: list[int]) -> list[str]:
+    a, b = (int(x) for x in tile.split("-"))
+    return [side for side, pips in zip(("left", "right"), ends) if pips in (a, b)]
+
+
+async def table_players(session, table: dict, run: Run, pace: dict, stop_at: float, delay: float) -> None:
+    """The four phones of one table: seats, then every move until the partition ends or time is up."""
+    from scoring.management.commands.demo_players import think_time
+
+    pid = table["partition"]
+    url = f"/api/partitions/{pid}/live/"
+    await asyncio.sleep(delay)
+    tokens: dict[int, str] = {}
+    for seat in (1, 2, 3, 4):
+        began = time.perf_counter()
+        async with session.post(url + "seat/", json={"seat": seat, "pin": PIN}) as response:
+            body = await response.json()
+            run.seats.append(time.perf_counter() - began)
+            run.statuses[f"seat {response.status}"] += 1
+            if response.status != 200:
+                print(f"table {table['table']}: seat {seat}: {response.status} {body}", file=sys.stderr)
+                return
+        tokens[seat] = body["token"]
+    hands: dict[int, tuple[int, list[str]]] = {}  # seat -> (deal, hand) as his phone last saw it
+
+    async def read(seat: int) -> dict:
+        while True:
+            began = time.perf_counter()
+            async with session.get(url, headers={"X-Seat-Token": tokens[seat]}) as response:
+                state = await response.json(content_type=None)
+            run.reads.append(time.perf_counter() - began)
+            run.statuses[f"read {response.status}"] += 1
+            if response.status == 200:
+                return state
+            print(f"table {table['table']}: read: {response.status} {state}", file=sys.stderr)
+            await asyncio.sleep(1)  # a refused read (an overloaded server): the phone tries again
+
+    def keep_hands(state: dict) -> None:
+        current = state.get("current")
+        for seat, hand in (current or {}).get("hands", {}).items():
+            hands[int(seat)] = (state["live"]["deal"], hand)
+
+    state = await read(1)
+    keep_hands(state)
+    while time.time() < stop_at:
+        live = state["live"]
+        if state["result"]["status"] == "finished":
+            run.finished += 1
+            return
+        seat, turn, current = live["seat"], live["turn"], state.get("current")
+        if seat is None or current is None:
+            await asyncio.sleep(0.5)
+            state = await read(1)
+            continue
+        leads_blind = current["ends"] is None and current.get("legal") is None
+        if leads_blind or hands.get(seat, (None,))[0] != live["deal"]:
+            state = await read(seat)  # his new hand, or his legal leads (the engine's opening rule)
+            keep_hands(state)
+            continue
+        allowance = live["allowance"]
+        run.allowance[(pid, turn)] = allowance
+        think = think_time(pid, turn, allowance, slow_one_in=SLOW_ONE_IN, pace=PACE)
+        if think < allowance * 0.8 + 0.01:  # a normal move gets faster with the ramp, a slow one stays slow
+            think /= pace["factor"]
+        await asyncio.sleep(max(0.0, think - max(0.0, time.time() - _seen(state))))
+        if time.time() >= stop_at:
+            break
+        if current.get("legal") is not None and current["to_move"] == seat:
+            options = [(m["tile"], m.get("end")) for m in current["legal"] if "tile" in m]
+        else:
+            options = [(tile, side) for tile in hands[seat][1] for side in fits(tile, current["ends"])]
+        body: dict = {"turn": turn}
+        if options:
+            tile, side = random.Random(pid * 7919 + turn).choice(options)
+            body.update(tile=tile, end=side)
+        else:
+            body["pass"] = True
+        began = time.perf_counter()
+        async with session.post(url + "move/", json=body, headers={"X-Seat-Token": tokens[seat]}) as response:
+            answer = await response.json(content_type=None)
+        took = time.perf_counter() - began
+        run.statuses[f"move {response.status}"] += 1
+        if response.status == 200:
+            run.moves.append((time.time(), took))
+            state = answer
+            keep_hands(state)
+        else:  # 409: a timeout ended the deal or the partition meanwhile; 400: read the legal moves
+            if response.status != 409:
+                print(f"table {table['table']}: move {body}: {response.status} {answer}", file=sys.stderr)
+            state = await read(seat)
+            keep_hands(state)
+
+
+def _seen(state: dict) -> float:
+    """When the turn of ``state`` began, by the server's clock (the same machine's)."""
+    started = state["live"]["turn_started_at"]
+    return datetime.datetime.fromisoformat(started).timestamp() if started else time.time()
+
+
+# -- the spectators ------------------------------------------------------------------------------
+
+
+def start_spectators(port: int, slug: str, tables: int, count: int, seconds: float):
+    """The spectators, in a process of their own (their parsing must not delay the players')."""
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    process = multiprocessing.get_context("fork").Process(target=spectate, args=(port, slug, tables, count, seconds,
+                                                                               sender), daemon=True)
+    process.start()
+    return process, receiver
+
+
+def spectate(port: int, slug: str, tables: int, count: int, seconds: float, sender) -> None:
+    sender.send(asyncio.run(_spectate(port, slug, tables, count, seconds)))
+
+
+async def _spectate(port: int, slug: str, tables: int, count: int, seconds: float) -> dict:
+    import aiohttp
+
+    got: list[tuple[str, float]] = []
+    failures: Counter[str] = Counter()
+    stop_at = time.time() + seconds
+
+    async def watch(table: int) -> None:
+        url = f"http://127.0.0.1:{port}/api/tournaments/{slug}/live/events/?tour=1&table={table}"
+        try:
+            async with session.get(url) as response:
+                if response.status != 200:
+                    failures[f"status {response.status}"] += 1
+                    return
+                kind = ""
+                async for line in response.content:
+                    if line.startswith(b"event: "):
+                        kind = line[7:].strip().decode()
+                    elif line.startswith(b"data: ") and kind not in ("hello", "reset"):
+                        arrived = time.time()
+                        at = json.loads(line[6:])["at"]
+                        got.append((kind, arrived - datetime.datetime.fromisoformat(at).timestamp()))
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            failures[type(error).__name__] += 1
+
+    async def until_time() -> None:
+        await asyncio.sleep(max(0.0, stop_at - time.time()))
+
+    timeout = aiohttp.ClientTimeout(total=None, sock_read=60)
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=timeout) as session:
+        streams = [asyncio.create_task(watch(1 + k % tables)) for k in range(count)]
+        await until_time()
+        for stream in streams:
+            stream.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    return {"events": got, "failures": dict(failures), "streams": count}
+
+
+# -- the check and the report ---------------------------------------------------------------------
+
+
+def lapses(slug: str, run: Run) -> dict:
+    """Every clock lapse of the tournament, and whether any was missed or doubled."""
+    from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
+    from scoring.services import engine_partition
+
+    partitions = Partition.objects.filter(table__tour__tournament__slug=slug)
+    # The clocks stopped with the services: a deadline more than 1 s before that is overdue.
+    cutoff = datetime.datetime.fromtimestamp(run.stopped - 1, datetime.timezone.utc)
+    recorded = list(ClockLapse.objects.filter(partition__in=partitions).values_list(
+        "partition_id", "turn", "lapse", "deadline", "at", "by"))
+    per_turn: Counter[tuple[int, int]] = Counter((p, t) for p, t, *_ in recorded)
+    problems: list[str] = []
+    early = [r for r in recorded if r[4] < r[3]]
+    problems += [f"partition {p} turn {t} lapse {n} recorded before its deadline" for p, t, n, *_ in early]
+    missed = doubled = unknown = 0
+    for pid, data in PartitionChange.objects.filter(partition__in=partitions, action="move").values_list(
+            "partition_id", "data"):
+        allowance = run.allowance.get((pid, data["turn"]))
+        if allowance is None:
+            unknown += 1
+            continue
+        due = math.floor(data["seconds"] / allowance + 1e-9)
+        got = per_turn[(pid, data["turn"])]
+        if got < due:
+            missed += due - got
+            problems.append(f"partition {pid} turn {data['turn']}: {data['seconds']} s charged of {allowance} s, "
+                            f"{got} lapse(s) recorded")
+        elif got > due:
+            doubled += got - due
+            problems.append(f"partition {pid} turn {data['turn']}: {data['seconds']} s charged of {allowance} s, "
+                            f"{got} lapse(s) recorded")
+    timeouts = Counter(PartitionChange.objects.filter(partition__in=partitions, action="timeout")
+                       .values_list("partition_id", flat=True))
+    lapsed = Counter(p for p, *_ in recorded)
+    for partition in partitions.filter(pk__in=lapsed):
+        violations = sum(1 for v in engine_partition(partition).violations if v.code == "move_time")
+        if not violations == timeouts[partition.pk] == lapsed[partition.pk]:
+            doubled += 1
+            problems.append(f"partition {partition.pk}: {lapsed[partition.pk]} lapses, {timeouts[partition.pk]} "
+                            f"timeout entries, {violations} move_time violations")
+    overdue = LiveTable.objects.filter(partition__in=partitions, paused_at__isnull=True,
+                                       deadline__lt=cutoff).count()
+    if overdue:
+        missed += overdue
+        problems.append(f"{overdue} running clock(s) more than 1 s past their deadline, unrecorded")
+    # No pause in the bench: an extended clock means the sweep was silent past CLOCK_OUTAGE_SECONDS
+    # (the outage rule), after which charged seconds and recorded lapses no longer match by design.
+    extended = LiveTable.objects.filter(partition__in=partitions, clock_paused__gt=0).count()
+    if extended:
+        problems.insert(0, f"OUTAGE: the clocks of {extended} tables were extended (the sweep was silent past "
+                           f"CLOCK_OUTAGE_SECONDS): the missed/doubled counts below are not a verdict")
+    return {"recorded": recorded, "missed": missed, "doubled": doubled, "unknown": unknown, "problems": problems,
+            "by": Counter(r[5] for r in recorded)}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return f"median {ms(statistics.median(values))}, p99 {ms(percentile(values, 0.99))}, max {ms(max(values))}"
+
+
+def verdict(value: float | None, target: float) -> str:
+    return "n/a" if value is None else ("met" if value < target else "NOT met")
+
+
+def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dict[str, float],
+           client_cpu: float) -> None:
+    clocks = lapses(slug, run)
+    wall = run.ended - run.began
+    moves = [t for _, t in run.moves]
+    print(f"\nmachine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), Python "
+          f"{platform.python_version()}, PostgreSQL {pg_version()}; load average before {load:.2f}")
+    print(f"run: {args.tables} tables ({4 * args.tables} players), {pushed['streams'] if pushed else 0} live streams, "
+          f"{wall:.0f} s; {len(moves)} moves ({len(moves) / wall:.1f}/s), {run.finished} partitions finished "
+          f"(to {args.target}); {dict(run.statuses)}")
+    print(f"seat claims: {spread(run.seats)}; reads of a phone's view: {spread(run.reads)}")
+    print(f"CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
+          + f", players' client {client_cpu:.0f} s, of {(os.cpu_count() or 1) * wall:.0f} s")
+    rows = []
+    rows.append(("move request latency", spread(moves), "p99 < 150 ms",
+                 verdict(percentile(moves, 0.99) if moves else None, TARGETS["move_p99"])))
+    if pushed:
+        events = [t for _, t in pushed["events"]]
+        move_events = [t for k, t in pushed["events"] if k == "move"]
+        rows.append(("push, commit to spectator (all events)", f"{len(events)} events: {spread(events)}",
+                     "p99 < 1 s", verdict(percentile(events, 0.99) if events else None, TARGETS["push_p99"])))
+        rows.append(("push, move events only", spread(move_events), "", ""))
+        if pushed["failures"]:
+            print(f"stream failures: {pushed['failures']}")
+    delays = [(r[4] - r[3]).total_seconds() for r in clocks["recorded"]]
+    if run.kill:
+        killed, back = run.kill
+        outside = [d for d, r in zip(delays, clocks["recorded"])
+                   if not killed - 1 <= r[3].timestamp() <= back + 1]
+        print(f"worker killed at +{killed - run.began:.0f} s, ready again at +{back - run.began:.0f} s")
+        rows.append(("timeout delay, deadlines outside the outage", spread(outside), "p99 < 1 s",
+                     verdict(percentile(outside, 0.99) if outside else None, TARGETS["lapse_p99"])))
+    rows.append(("timeout delay (ClockLapse.at - deadline)",
+                 f"{len(delays)} lapses ({dict(clocks['by'])}): {spread(delays)}", "p99 < 1 s",
+                 verdict(percentile(delays, 0.99) if delays else None, TARGETS["lapse_p99"])))
+    rows.append(("deadlines missed / doubled", f"{clocks['missed']} / {clocks['doubled']}", "0 / 0",
+                 "met" if clocks["missed"] == clocks["doubled"] == 0 else "NOT met"))
+    if run.steps:
+        best = None
+        for factor, since, until in run.steps:
+            step = [t for at, t in run.moves if since <= at < until]
+            rate = len(step) / (until - since)
+            p99 = percentile(step, 0.99) if step else math.inf
+            print(f"ramp x{factor}: {rate:.1f} moves/s, {spread(step)}")
+            if p99 < TARGETS["ramp_p99"]:
+                best = max(best or 0, rate)
+        rows.append(("highest move rate with p99 < 500 ms", f"{best:.1f} moves/s" if best else "none", "", ""))
+    width = max(len(r[0]) for r in rows)
+    print()
+    for name, figure, target, met in rows:
+        print(f"{name:<{width}}  {figure}  [{target}{': ' + met if met else ''}]")
+    if clocks["unknown"]:
+        print(f"({clocks['unknown']} moves of turns the players' record lacks: not checked)")
+    for problem in clocks["problems"][:20]:
+        print("  " + problem)
+
+
+if __name__ == "__main__":
+    main()
