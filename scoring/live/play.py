@@ -24,12 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.hashers import check_password
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine
@@ -41,6 +43,12 @@ from tournaments.permissions import can_referee, can_referee_all
 
 from . import clock, events
 from .state import table_state
+
+#: The timer task of a move's deadline (:func:`scoring.live.timers.expire_turn`).
+EXPIRE_TASK = "scoring.live.expire_turn"
+#: A timer fires this much after its deadline, so that a worker whose clock runs a little ahead
+#: of the database's does not arrive early and find nothing to do.
+TIMER_SLACK_SECONDS = 0.05
 
 
 class StaleTurn(ValidationError):
@@ -271,12 +279,15 @@ def _arm(step: _Step) -> None:
     if deadline != live.deadline:
         live.deadline = deadline
         pid, turn = partition.pk, live.turn
-        transaction.on_commit(lambda: _send_timer(pid, turn, deadline), robust=True)
+        transaction.on_commit(lambda: send_timer(pid, turn, deadline), robust=True)
 
 
-def _send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> None:
-    from .timers import expire_at  # the tasks module imports this one
-    expire_at(partition_id, turn, deadline)
+def send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> None:
+    """Send the timer task of ``turn``'s deadline (after the commit that set it), by name: the
+    tasks (:mod:`.timers`) call this module, not the other way round."""
+    countdown = max(0.0, (deadline - timezone.now()).total_seconds() + TIMER_SLACK_SECONDS)
+    current_app.send_task(EXPIRE_TASK, (partition_id, turn), countdown=countdown,
+                          queue=settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
 # -- public operations --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from scoring import labels, services
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
 from scoring.sheet_forms import AnnulForm, DealForm
-from scoring.sheet_views import protocol_context, seats_of
+from scoring.sheet_views import protocol_context
 from tournaments import permissions
 from tournaments.models import Tour
 from tournaments.standings import standings_table

@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from livetools import Clock, live_tour, seated
-from scoring.live import clock, timers
+from scoring.live import clock, play
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def frozen():
 def timers_sent(monkeypatch):
     """The timer tasks the services send after their commits, as (partition, turn, deadline)."""
     sent: list[tuple[int, int, datetime.datetime]] = []
-    monkeypatch.setattr(timers, "expire_at", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
+    monkeypatch.setattr(play, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
     return sent
 
 
