@@ -226,6 +226,9 @@ ACTIONS: dict[str, Action] = {
         api=lambda c, s: c.post(f"/api/partitions/{_p1(s)}/correct-deal/",
                                 {"number": 1, "deal": DEAL, "reason": "пересчёт"}, format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/1/sheet/deals/1/correct/")),
+    "see the chief referee's view of a tour": Action(
+        lambda u, s: permissions.require_referee_all(u, s.tournament), "chief",
+        page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/tours/1/chief/")),
     "issue the tour protocol": Action(
         lambda u, s: protocols.issue_tour_protocol(u, s.tour1.pk, base_url=BASE_URL), "chief"),
     "issue the final protocol": Action(
@@ -322,7 +325,8 @@ def test_the_action_list_asks_every_question_of_permissions_py():
         "can_referee", "is_staff", "can_see_tour", "can_see_tournament", "visible_tournaments", "staffed_tournaments",
         "visible_tours", "require_manage", "require_staff", "require_create", "refereeing_all", "refereed_tables",
         "is_own_player", "can_edit_player", "can_set_pin", "require_edit_player", "require_set_pin",
-        "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players"}
+        "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players",
+        "require_referee_all"}
     defined = {name for name, value in vars(permissions).items()
                if callable(value) and getattr(value, "__module__", "") == permissions.__name__
                and not name.startswith("_")}
