@@ -13,7 +13,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring import labels
+from scoring import engine, labels
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
 from scoring.sheet_views import Seat, seats_of
 from tournaments.models import Table, Tour
@@ -50,11 +50,11 @@ class HallTable:
 
     @property
     def pair_a(self) -> list[Seat]:
-        return [self.seats[0], self.seats[2]]
+        return [self.seats[seat - 1] for seat in engine.seats_of(engine.Pair.A)]
 
     @property
     def pair_b(self) -> list[Seat]:
-        return [self.seats[1], self.seats[3]]
+        return [self.seats[seat - 1] for seat in engine.seats_of(engine.Pair.B)]
 
     @property
     def totals(self) -> tuple[int, int]:
