@@ -17,6 +17,10 @@ class Partition(models.Model):
     standings read. ``version`` counts the changes: a client that recorded on an older version
     gets a conflict instead of overwriting."""
 
+    #: The engine's partition this row holds at a version (services.engine_partition): the live
+    #: services keep the one they stepped, so that their answer is built from it, not read again.
+    engine_cache: tuple[int, Any] | None = None
+
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
         PLAYING = "playing", _("Playing")

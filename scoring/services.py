@@ -40,6 +40,8 @@ class Conflict(Exception):
 
 def engine_partition(partition: Partition) -> engine.Partition:
     """The engine's partition for a stored one (a new one under the tournament's regulations)."""
+    if partition.engine_cache is not None and partition.engine_cache[0] == partition.version:
+        return partition.engine_cache[1]
     if partition.state:
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)

@@ -27,7 +27,7 @@ from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, valid
 from tournaments.web.parsers import JSONParser
 
 from . import play
-from .state import table_state
+from .state import table_state, with_table
 
 SEAT_TOKEN = OpenApiParameter(
     "X-Seat-Token", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
@@ -124,10 +124,8 @@ class LiveTableViewSet(ApiViewSet):
 
     def get_object(self) -> Partition:
         pk = self.kwargs["pk"]
-        partition = (Partition.objects.select_related("live", "table__tour__tournament", "table__seat1",
-                                                      "table__seat2", "table__seat3", "table__seat4")
-                     .filter(pk=pk, live__isnull=False).first())
-        tour = partition.table.tour if partition is not None else None
+        partition = Partition.objects.select_related("live").filter(pk=pk, live__isnull=False).first()
+        tour = with_table(partition).table.tour if partition is not None else None
         user = self.request.user
         if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
                                                      and permissions.can_see_tour(user, tour)):
@@ -140,9 +138,12 @@ class LiveTableViewSet(ApiViewSet):
     def _actor(self) -> play.Actor:
         return play.Actor(self.request.user, self._token(), client_address(self.request))
 
-    def _answer(self, pk: int) -> Response:
-        self.kwargs["pk"] = pk
-        partition = self.get_object()
+    def _answer(self, pk: int, partition: Partition | None = None) -> Response:
+        """The table as the caller sees it. After a write, from the partition the service returns:
+        its rows and engine state as the write left them, not read and rebuilt a second time."""
+        if partition is None:
+            self.kwargs["pk"] = pk
+            partition = self.get_object()
         seats = play.seats_held(partition.pk, self._token())
         referee = permissions.can_referee(self.request.user, partition.table)
         return Response(table_state(partition, seats=seats, referee=referee))
@@ -166,9 +167,9 @@ class LiveTableViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def move(self, request, pk):
         data = valid(MoveSerializer, request.data)
-        play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
-                  pass_turn=bool(data.get("pass")))
-        return self._answer(pk)
+        partition = play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
+                              pass_turn=bool(data.get("pass")))
+        return self._answer(pk, partition)
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
                    description="The player scanned the table's code and types his PIN: the answer's `token` "
@@ -185,75 +186,79 @@ class LiveTableViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def release(self, request, pk):
         data = valid(SeatOnlySerializer, request.data)
-        play.release_seat(request.user, pk, data["seat"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.release_seat(request.user, pk, data["seat"], address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Tick a player present", "The referee checks a player in (RULES 5: no-show).", SeatOnlySerializer)
     @action(detail=True, methods=["post"], url_path="check-in", parser_classes=[JSONParser])
     def check_in(self, request, pk):
         data = valid(SeatOnlySerializer, request.data)
-        play.check_in(request.user, pk, data["seat"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.check_in(request.user, pk, data["seat"], address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Postpone the no-show", "The referee or chief referee gives the absent players more minutes.",
              PostponeSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def postpone(self, request, pk):
         data = valid(PostponeSerializer, request.data)
-        play.postpone_no_show(request.user, pk, data["minutes"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.postpone_no_show(request.user, pk, data["minutes"],
+                                          address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Start the partition", "Refereed table or referee's clock: the lead draw's result.", StartSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def start(self, request, pk):
         data = valid(StartSerializer, request.data)
-        play.start_partition(request.user, pk, data["leader"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.start_partition(request.user, pk, data["leader"],
+                                         address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Enter the hands", "Refereed table: the four hands drawn, 7 tiles each.", HandsSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def hands(self, request, pk):
         data = valid(HandsSerializer, request.data)
-        play.enter_hands(request.user, pk, data["hands"], turn=data["turn"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.enter_hands(request.user, pk, data["hands"], turn=data["turn"],
+                                     address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Tap a move", "Referee's clock: the move awaited was made; the next seat's clock starts.",
              TapSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def tap(self, request, pk):
         data = valid(TapSerializer, request.data)
-        play.tap(request.user, pk, data["turn"], allowance=data.get("allowance", "several"),
-                 address=client_address(request))
-        return self._answer(pk)
+        partition = play.tap(request.user, pk, data["turn"], allowance=data.get("allowance", "several"),
+                             address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Switch the allowance", "Referee's clock: the awaited move gets 5 s (single, pass) or 60 s (fish).",
              AllowanceSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def allowance(self, request, pk):
         data = valid(AllowanceSerializer, request.data)
-        play.set_allowance(request.user, pk, data["turn"], data["kind"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.set_allowance(request.user, pk, data["turn"], data["kind"],
+                                       address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left.", LiveDealResultSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def result(self, request, pk):
         data = valid(LiveDealResultSerializer, request.data)
-        play.clock_deal_result(request.user, pk, data["end"], data.get("seat"), dict(data["pips"]),
-                               address=client_address(request))
-        return self._answer(pk)
+        partition = play.clock_deal_result(request.user, pk, data["end"], data.get("seat"),
+                                           dict(data["pips"]), address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Pause", "Every clock of the table stops: a dispute, or a call to the chief referee.", PauseSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def pause(self, request, pk):
         data = valid(PauseSerializer, request.data)
-        play.pause(request.user, pk, data["reason"], address=client_address(request))
-        return self._answer(pk)
+        partition = play.pause(request.user, pk, data["reason"], address=client_address(request))
+        return self._answer(pk, partition)
 
     @_writes("Resume", "The clocks restart with the time each had left.", None)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def resume(self, request, pk):
-        play.resume(request.user, pk, address=client_address(request))
-        return self._answer(pk)
+        partition = play.resume(request.user, pk, address=client_address(request))
+        return self._answer(pk, partition)
 
 
 class StartTourView(APIView):

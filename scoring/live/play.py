@@ -42,7 +42,7 @@ from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
 from . import clock, events
-from .state import table_state
+from .state import table_state, with_table
 
 #: The timer task of a move's deadline (:func:`scoring.live.timers.expire_turn`).
 EXPIRE_TASK = "scoring.live.expire_turn"
@@ -83,12 +83,13 @@ def token_hash(token: str) -> str:
 
 def _locked(partition_id: int, *, skip_locked: bool = False) -> LiveTable | None:
     """The live table with its partition, both rows locked, in one query (an inner join: the
-    partition's side may be locked)."""
-    seats = [f"partition__table__seat{n}" for n in engine.SEATS]
+    partition's side may be locked); then, unlocked, the table with its tour and its players."""
     live = (LiveTable.objects.select_for_update(of=("self", "partition"), skip_locked=skip_locked)
-            .select_related("partition__table__tour__tournament", *seats).filter(pk=partition_id).first())
-    if live is not None:
-        live.partition.live = live
+            .select_related("partition").filter(pk=partition_id).first())
+    if live is None:
+        return None
+    live.partition.live = live
+    with_table(live.partition)
     return live
 
 
@@ -115,6 +116,11 @@ class _Step:
         self.done: list[str] = []  # the actions recorded, in order
 
     @property
+    def stepped(self) -> engine.Partition | None:
+        """The engine's partition if it was read (as this step left it)."""
+        return self._game
+
+    @property
     def game(self) -> engine.Partition:
         if self._game is None:
             self._game = engine_partition(self.partition)
@@ -130,13 +136,14 @@ class _Step:
         the moves are in the entries' data."""
         partition = self.partition
         game = self.game
+        partition.version += 1
         if len(game.events) != self.events_before or game.current is None:
             _store(partition, game)
             self.events_before = len(game.events)
-        else:
+            partition.save()
+        else:  # a move within the deal: the rest of the state, which grows with the deals, stays
             partition.current = game.current.to_dict()
-        partition.version += 1
-        partition.save()
+            partition.save(update_fields=["current", "version"])
         # The entry counts the engine's events, from which its version is read back
         # (services.state_at); a copy of the state is kept only when the partition ends.
         append(partition, action, {**data, "events": len(game.events)}, user=self.actor.user,
@@ -167,6 +174,8 @@ def _change(partition_id: int, actor: Actor, check: Callable[[_Step], None], act
         _arm(step)
         live.save()
         step.announce()
+    if step.stepped is not None:
+        partition.engine_cache = (partition.version, step.stepped)
     return partition
 
 
@@ -286,8 +295,7 @@ def send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> Non
     """Send the timer task of ``turn``'s deadline (after the commit that set it), by name: the
     tasks (:mod:`.timers`) call this module, not the other way round."""
     countdown = max(0.0, (deadline - timezone.now()).total_seconds() + TIMER_SLACK_SECONDS)
-    current_app.send_task(EXPIRE_TASK, (partition_id, turn), countdown=countdown,
-                          queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    current_app.send_task(EXPIRE_TASK, (partition_id, turn), countdown=countdown, queue=settings.CLOCK_QUEUE)
 
 
 # -- public operations --------------------------------------------------------------------------
