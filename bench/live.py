@@ -7,8 +7,8 @@ It uses its own PostgreSQL database (``domino_bench_live``, dropped, created and
 Redis database (``redis://127.0.0.1:6379/7``, emptied first). It builds a tournament in-process
 (bulk: four players a table, their PIN hashed by MD5, ``bench/livesettings.py``), one tour drawn,
 published and started with every table digital, then starts what ``config/run.sh`` starts:
-``gunicorn config.asgi`` with 2 uvicorn workers, ``celery worker`` (2 processes) and ``celery beat``,
-on a queue of the bench's own.
+``gunicorn config.asgi`` with 2 uvicorn workers, the clocks' ``celery worker`` (2 processes, the
+timers' and the sweep's queues) and ``celery beat``, on queues of the bench's own.
 
 Each table is one coroutine holding its four players' phones: each player takes his seat
 (``POST .../live/seat/`` with his PIN: the X-Seat-Token), then every move goes through
@@ -52,7 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -186,7 +186,7 @@ def build(tables: int, target: int) -> tuple[str, list[dict]]:
 
 class Services:
     """What config/run.sh starts, each in a session of its own: gunicorn (ASGI, 2 uvicorn
-    workers), the Celery worker (2 processes) and the beat, on a queue of the bench's own."""
+    workers), the clocks' Celery worker (2 processes) and the beat, on queues of the bench's own."""
 
     def __init__(self, database_url: str, redis_url: str) -> None:
         self.port = free_port()
@@ -221,7 +221,8 @@ class Services:
     def start_worker(self) -> None:
         self.worker_logs += 1
         self.worker = self._start(f"worker-{self.worker_logs}", [
-            sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2", "--loglevel=info"])
+            sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2", "--loglevel=info",
+            "-Q", "bench-live.clock,bench-live.sweep"])  # run.sh's clocks' worker
 
     def wait_worker(self, limit: float = 60) -> None:
         log = self.dir / f"worker-{self.worker_logs}.log"
@@ -570,7 +571,7 @@ def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dic
           f"{wall:.0f} s; {len(moves)} moves ({len(moves) / wall:.1f}/s), {run.finished} partitions finished "
           f"(to {args.target}); {dict(run.statuses)}")
     print(f"seat claims: {spread(run.seats)}; reads of a phone's view: {spread(run.reads)}")
-    print(f"CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
+    print("CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
           + f", players' client {client_cpu:.0f} s, of {(os.cpu_count() or 1) * wall:.0f} s")
     rows = []
     rows.append(("move request latency", spread(moves), "p99 < 150 ms",

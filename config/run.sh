@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Started by `make run`: the Celery worker, the Celery beat and the web server (gunicorn with
+# Started by `make run`: the Celery workers, the Celery beat and the web server (gunicorn with
 # uvicorn's ASGI workers) side by side. Ctrl-C, or any of them exiting, stops them all, so no
 # worker is left behind. Background jobs of a script ignore SIGINT, which is why the trap
 # forwards SIGTERM to them itself.
@@ -15,7 +15,11 @@ stop() {
 trap 'stop; exit 0' INT TERM  # asked to stop: a clean exit
 trap stop EXIT                # one of them died: stop the others, keep the failing status
 
-"$BIN/celery" -A config worker --loglevel=info --concurrency=2 &
+# Two workers (config/settings.py, CLOCK_QUEUE): the clocks' (move timers and the beat's sweep,
+# each on its own queue) and the jobs' (PDF batches, clean-ups), so a batch never delays a timeout.
+QUEUE=${CELERY_TASK_DEFAULT_QUEUE:-domino}
+"$BIN/celery" -A config worker --loglevel=info --concurrency=2 -n "clock@%h" -Q "$QUEUE.clock,$QUEUE.sweep" &
+"$BIN/celery" -A config worker --loglevel=info --concurrency=2 -n "jobs@%h" -Q "$QUEUE" &
 # The periodic tasks (CELERY_BEAT_SCHEDULE): one beat only, or each would send them. Its schedule
 # file is in VAR_DIR (CELERY_BEAT_SCHEDULE_FILENAME).
 "$BIN/celery" -A config beat --loglevel=info &

@@ -270,6 +270,14 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
+# The clocks' tasks have queues of their own, taken by a worker of their own (config/run.sh): a
+# batch of PDFs never delays a timeout, and the beat's sweep never waits behind a crowd of move
+# timers (the worker takes from its queues in turn), so a busy clock service is not taken for a
+# dead one (CLOCK_OUTAGE_SECONDS).
+CLOCK_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.clock"
+SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweep"
+CELERY_TASK_ROUTES = {"scoring.live.expire_turn": {"queue": CLOCK_QUEUE},
+                      "scoring.live.sweep": {"queue": SWEEP_QUEUE}}
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
 CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks", "scoring.live.timers")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies

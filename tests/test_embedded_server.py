@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -221,3 +222,21 @@ def test_a_live_screen_gets_each_change_as_it_is_recorded(site):
     finally:
         connection.close()
     assert (site.var_dir / "celerybeat-schedule.dat").exists() or (site.var_dir / "celerybeat-schedule").exists()
+
+
+def test_the_clocks_worker_takes_the_beats_sweep(site):
+    """The sweep is routed to a queue of its own (settings.SWEEP_QUEUE), which only run.sh's
+    clocks' worker takes: its heartbeat keeps moving."""
+    def swept_at() -> str | None:
+        with sqlite3.connect(site.var_dir / "db.sqlite3", timeout=30) as db:
+            row = db.execute("SELECT swept_at FROM scoring_clockheartbeat WHERE id = 1").fetchone()
+        return row[0] if row else None
+
+    deadline = time.monotonic() + 60
+    first = swept_at()
+    while (later := swept_at()) is None or later == first:
+        assert time.monotonic() < deadline, "the sweep did not run in 60 s"
+        time.sleep(0.5)
+    while swept_at() == later:
+        assert time.monotonic() < deadline, "the sweep ran once and stopped"
+        time.sleep(0.5)

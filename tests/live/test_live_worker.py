@@ -49,7 +49,8 @@ class Processes:
                                     env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     def start_worker(self) -> None:
-        self.worker = self._start("worker", "worker", "--pool=solo", "-Q", self.queue, "--loglevel=info",
+        queues = f"{self.queue}.clock,{self.queue}.sweep"  # the clocks' worker of config/run.sh
+        self.worker = self._start("worker", "worker", "--pool=solo", "-Q", queues, "--loglevel=info",
                                   "--without-heartbeat", "--without-gossip", "--without-mingle")
         deadline = time.monotonic() + 60
         while b" ready." not in self.logs[-1].read_bytes():
@@ -81,6 +82,7 @@ def service(tmp_path, database_url_for_processes, settings):
     settings.CLOCK_OUTAGE_SECONDS = 60
     processes = Processes(tmp_path, database_url_for_processes)
     settings.CELERY_TASK_DEFAULT_QUEUE = processes.queue
+    settings.CLOCK_QUEUE = f"{processes.queue}.clock"
     yield processes
     processes.stop()
 
