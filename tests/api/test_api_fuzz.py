@@ -31,7 +31,7 @@ from tournaments.models import Entry, Pair, Player, Role, Tournament
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
 #: Cases generated per operation and per identity, beside the boundary cases from the schema.
-MAX_EXAMPLES = 100
+MAX_EXAMPLES = 40
 #: Checks of every answer; the others judge business rules (a well-formed request may well be
 #: refused) or need state across requests.
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
