@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from django.contrib.auth.hashers import check_password
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -46,6 +47,8 @@ from .state import table_state, with_table
 
 #: The timer task of a move's deadline (:func:`scoring.live.timers.expire_turn`).
 EXPIRE_TASK = "scoring.live.expire_turn"
+#: Seconds of work a sweep round does at most (see :func:`sweep`).
+SWEEP_SECONDS = 2.0
 #: A timer fires this much after its deadline, so that a worker whose clock runs a little ahead
 #: of the database's does not arrive early and find nothing to do.
 TIMER_SLACK_SECONDS = 0.05
@@ -756,11 +759,13 @@ def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip
         return True
 
 
-def sweep(limit: int = 500) -> int:
+def sweep(limit: int = 500, budget: float = SWEEP_SECONDS) -> int:
     """The beat's round, every second: note that the clock service is alive (after a silence
     longer than CLOCK_OUTAGE_SECONDS, extend every running clock by it first), then record the
-    clocks that ran out and no task recorded (a dead worker, a lost message). Returns how many
-    tables it recorded something at."""
+    clocks that ran out and no task recorded (a dead worker, a lost message), the move clocks
+    longest overdue first. It stops taking tables after ``budget`` seconds of work (the next round goes on), so
+    that on a saturated server the rounds, and their heartbeat, stay frequent: a busy clock
+    service must not be taken for a dead one. Returns how many tables it recorded something at."""
     now = clock.now()
     with transaction.atomic():
         beat = ClockHeartbeat.objects.select_for_update().filter(pk=1).first()
@@ -772,10 +777,17 @@ def sweep(limit: int = 500) -> int:
                 _extend_all(gap)
             beat.swept_at = now
             beat.save(update_fields=["swept_at"])
-    due = (LiveTable.objects.filter(paused_at__isnull=True)
-           .filter(Q(deadline__lte=now) | Q(time_deadline__lte=now) | Q(no_show_deadline__lte=now))
-           .values_list("partition_id", flat=True)[:limit])
-    return sum(expire(pid, by="sweep", skip_locked=True) for pid in list(due))
+    due = list(LiveTable.objects.filter(paused_at__isnull=True)
+               .filter(Q(deadline__lte=now) | Q(time_deadline__lte=now) | Q(no_show_deadline__lte=now))
+               .order_by(F("deadline").asc(nulls_last=True), "partition_id")
+               .values_list("partition_id", flat=True)[:limit])
+    stop = time.monotonic() + budget
+    recorded = 0
+    for number, pk in enumerate(due):
+        if number and time.monotonic() > stop:
+            break
+        recorded += expire(pk, by="sweep", skip_locked=True)
+    return recorded
 
 
 def _extend_all(gap: float) -> None:

@@ -332,3 +332,22 @@ def test_start_tour_is_the_chief_referees_once(db, frozen, timers_sent):
     with pytest.raises(ValidationError):
         play.start_tour(world["chief"], world["tour"])
     assert LiveTable.objects.filter(partition__table__tour=world["tour"]).count() == 2
+
+
+def test_a_sweep_stops_after_its_budget_and_the_next_round_goes_on(digital, frozen):
+    """On a saturated server a round must stay short, or its silence reads as an outage: past its
+    budget a sweep takes no more tables (the oldest deadline first); the next round records the
+    rest, and nothing is extended."""
+    for seat in (1, 2, 3, 4):
+        play.claim_seat(digital["p2"].pk, seat, PIN)
+    play.sweep()
+    first, second = sorted((LiveTable.objects.get(pk=p.pk) for p in (digital["p1"], digital["p2"])),
+                           key=lambda t: (t.deadline, t.pk))
+    frozen.to(second.deadline)
+    assert play.sweep(budget=0) == 1
+    assert list(ClockLapse.objects.values_list("partition", flat=True)) == [first.pk]
+    frozen.advance(1)
+    assert play.sweep(budget=0) == 1
+    assert sorted(ClockLapse.objects.values_list("partition", flat=True)) == sorted([first.pk, second.pk])
+    assert LiveTable.objects.get(pk=second.pk).deadline > frozen.now  # armed again, not extended back
+    assert ClockHeartbeat.objects.get().swept_at == frozen.now
