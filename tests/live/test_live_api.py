@@ -3,7 +3,8 @@ with the PIN, every move sent with the seat's token (README, "Live tables")."""
 
 from __future__ import annotations
 
-from django.db import connection
+from django.db import OperationalError, connection
+from psycopg_pool import PoolTimeout
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -71,3 +72,22 @@ def test_a_move_is_one_short_transaction_and_its_answer_reads_nothing_again(db, 
     assert not [s for s in statements if s.startswith("SELECT") and 'FROM "scoring_partition"' in s]
     written = [s for s in statements if s.startswith('UPDATE "scoring_partition"')]
     assert len(written) == 1 and '"current"' in written[0] and '"state"' not in written[0]
+
+
+def test_no_database_connection_in_time_is_a_503_to_retry_not_a_500(db, frozen, timers_sent, monkeypatch):
+    """An overloaded server (the connection pool's wait ran out) tells the phone to retry."""
+    world = live_tour("digital")
+    play.start_tour(world["chief"], world["tour"])
+
+    def busy(*args, **kwargs):
+        try:
+            raise PoolTimeout("couldn't get a connection after 10.00 sec")
+        except PoolTimeout as error:
+            raise OperationalError(str(error)) from error
+
+    monkeypatch.setattr(play, "claim_seat", busy)
+    answer = APIClient().post(url(world, "seat"), {"seat": 1, "pin": PIN}, format="json",
+                              HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 503
+    assert answer["Retry-After"] == "1"
+    assert answer.json()["detail"] == "The server is busy: try again in a moment."

@@ -21,11 +21,14 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
+from django.db import OperationalError
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers, viewsets
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
+from psycopg_pool import PoolTimeout
 
 API_PREFIX = "/api/"
 _NON_FIELD_KEYS = {NON_FIELD_ERRORS, api_settings.NON_FIELD_ERRORS_KEY, "detail"}
@@ -87,9 +90,23 @@ def _body(data: Any) -> dict[str, Any]:
     return error_body(" ".join(messages) or str(exceptions.ValidationError.default_detail), fields)
 
 
+class Busy(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The server is busy: try again in a moment.")
+    default_code = "busy"
+
+
+#: Seconds a client is told to wait when the server is busy.
+BUSY_RETRY_AFTER = 1
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, plus Django's ValidationError as 400, every body in the one error form."""
-    if isinstance(exc, DjangoValidationError):
+    """DRF's handler, plus Django's ValidationError as 400, every body in the one error form;
+    no database connection free in time (an overloaded server) is a 503 to retry, not a 500."""
+    busy = isinstance(exc, OperationalError) and isinstance(exc.__cause__, PoolTimeout)
+    if busy:
+        exc = Busy()
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     elif isinstance(exc, DjangoPermissionDenied):
         # A service's refusal, answered as DRF answers its permission classes: a client that did
@@ -106,6 +123,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is not None:
         response.data = _body(response.data)
+        if busy:
+            response["Retry-After"] = str(BUSY_RETRY_AFTER)
     return response
 
 
