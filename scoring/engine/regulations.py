@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Mapping, NoReturn
 
 from .errors import RegulationsError, gettext_noop
 
 __all__ = [
-    "Regulations", "STANDINGS_METRICS", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
+    "Regulations", "STANDINGS_METRICS", "GOAT_STANDINGS_METRICS", "SEA_GOAT_STANDINGS_METRICS", "STANDINGS_BY_GAME",
+    "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
     "PenaltyMode", "FalsePassAward", "Game", "FishCharge", "MoveTimeout", "PointsWin", "GAME_DEFAULTS",
 ]
 
@@ -133,18 +134,30 @@ _BY_GAME: Final[Any] = object()
 
 #: The defaults that depend on the game (RULES 9.2: Sea Goat plays to 125, opens at 25, in pairs).
 #: In sports ``teams`` is true (always pairs) and ``opening`` unused.
-GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
-    Game.SPORTS: {"target": 200, "opening": 13, "teams": True},
-    Game.GOAT: {"target": 200, "opening": 13, "teams": False},
-    Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True},
-    Game.POINTS: {"target": 200, "opening": 13, "teams": False},
-}
-
 #: Metric names the standings precedence may use (RULES 8), in their default order first.
 STANDINGS_METRICS = (
     "wins", "points_difference", "points_for", "buchholz", "head_to_head",
     "points_against", "penalties",
 )
+#: The same for Goat (RULES 9.1: game points, then goats taken, then total score) and Sea Goat
+#: (9.2: games won, then points).
+GOAT_STANDINGS_METRICS = ("game_points", "goats", "total_score")
+SEA_GOAT_STANDINGS_METRICS = ("games_won", "points_won")
+#: The metrics each game's standings may use; its default precedence is all of them in order, but
+#: sports' (:data:`STANDINGS_METRICS`, the first five).
+STANDINGS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
+    Game.SPORTS: STANDINGS_METRICS,
+    Game.GOAT: GOAT_STANDINGS_METRICS,
+    Game.SEA_GOAT: SEA_GOAT_STANDINGS_METRICS,
+    Game.POINTS: STANDINGS_METRICS,
+}
+
+GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
+    Game.SPORTS: {"target": 200, "opening": 13, "teams": True, "standings": STANDINGS_METRICS[:5]},
+    Game.GOAT: {"target": 200, "opening": 13, "teams": False, "standings": GOAT_STANDINGS_METRICS},
+    Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True, "standings": SEA_GOAT_STANDINGS_METRICS},
+    Game.POINTS: {"target": 200, "opening": 13, "teams": False, "standings": STANDINGS_METRICS[:5]},
+}
 
 
 @dataclass(frozen=True)
@@ -154,8 +167,8 @@ class Regulations:
     ``game`` chooses the game (RULES 9). A setting that does not belong to the chosen game is kept
     but has no effect (RULES 9: ``penalty_mode`` is for sports only, and so are ``format``,
     ``deals``, ``direction``, ``next_lead``, ``deal_points``, ``fish_tie``, ``false_pass_award``;
-    the Goat settings mean nothing in sports). ``target``, ``opening`` and ``teams`` left out take
-    the default of the game (:data:`GAME_DEFAULTS`).
+    the Goat settings mean nothing in sports). ``target``, ``opening``, ``teams`` and ``standings``
+    left out take the default of the game (:data:`GAME_DEFAULTS`).
     """
 
     # 9: the game
@@ -186,7 +199,7 @@ class Regulations:
     # 8: tournament scoring
     win_points: int = 1
     bye_points: int = 0
-    standings: tuple[str, ...] = field(default=STANDINGS_METRICS[:5])
+    standings: tuple[str, ...] = _BY_GAME  # sports: the first five of STANDINGS_METRICS
     # 9.1 Goat (and 9.2 Sea Goat, which plays as Goat unless said otherwise)
     players: int = 4  # at a table: 2 to 4; of a tournament, its largest table
     teams: bool = _BY_GAME  # 4 players in two pairs; Goat False, Sea Goat True
@@ -268,10 +281,11 @@ class Regulations:
         standings = self.standings
         if isinstance(standings, str) or not all(isinstance(m, str) for m in standings):
             self._fail("standings", gettext_noop("must be a list of standings criteria"))
-        unknown = [m for m in standings if m not in STANDINGS_METRICS]
+        known = STANDINGS_BY_GAME[Game(game)]
+        unknown = [m for m in standings if m not in known]
         if unknown:
             self._fail("standings", gettext_noop("unknown criterion %(value)s; known: %(choices)s"), value=repr(unknown[0]),
-                       choices=", ".join(STANDINGS_METRICS))
+                       choices=", ".join(known))
         if len(set(standings)) != len(standings) or not standings:
             self._fail("standings", gettext_noop("must name each criterion at most once, and at least one"))
         object.__setattr__(self, "standings", tuple(standings))
