@@ -101,6 +101,9 @@ STANDINGS_LABELS: dict[str, Any] = {
     "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
     "buchholz": _("Buchholz"), "head_to_head": _("Head-to-head"), "points_against": _("Points against"),
     "penalties": _("Penalties"),
+    # Goat and Sea Goat (RULES 9.1, 9.2)
+    "game_points": _("Game points"), "goats": _("Goats"), "total_score": _("Total score"),
+    "games_won": _("Games won"), "points_won": _("Points"),
 }
 #: What an empty optional setting means.
 REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
