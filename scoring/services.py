@@ -39,11 +39,17 @@ class Conflict(Exception):
 
 
 def engine_partition(partition: Partition) -> engine.Partition:
-    """The engine's partition for a stored one (a new one under the tournament's regulations)."""
+    """The engine's partition for a stored one (a new one under the tournament's regulations).
+    A Goat or Sea Goat table has none: its sitting is :func:`engine_sitting`."""
     if partition.state:
+        if "games" in partition.state:
+            raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
-    return engine.Partition(partition.table.tour.tournament.rules)
+    rules = partition.table.tour.tournament.rules
+    if rules.game in (engine.Game.GOAT, engine.Game.SEA_GOAT):
+        raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+    return engine.Partition(rules)
 
 
 def _store(partition: Partition, game: engine.Partition) -> None:

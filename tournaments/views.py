@@ -64,9 +64,13 @@ def tournament_detail(request, slug: str):
 
 
 def draw_tables(tour: Tour):
-    """The tables of a tour with everything the draw shows, in two queries."""
-    return tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
-                                      "partition")
+    """The tables of a tour with everything the draw shows, in two queries (Goat and Sea Goat:
+    three, with each player's result)."""
+    tables = tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
+                                        "partition")
+    if tour.tournament.rules.game in (engine.Game.GOAT, engine.Game.SEA_GOAT):
+        tables = tables.prefetch_related("partition__seat_results")
+    return tables
 
 
 def draw_context(tour: Tour) -> dict:

@@ -1,0 +1,60 @@
+"""The public pages of a Goat event each for himself: the draw seats players without pairs and
+shows each one's game points; the standings show the Goat columns (RULES 9.1)."""
+
+import re
+
+import pytest
+
+from builders import tournament, user
+from scoring import services as scoring
+from tournaments import services, tours
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def goat(client):
+    org = user("org", superuser=True)
+    t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat", regulations={"game": "goat", "lose_at": 40})
+    for name in ("Преображенский", "Воскресенская", "Богословский"):
+        services.register_player(org, t, {"last_name": name})
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    table = tour.tables.get()
+    # Seat 1 leads and makes domino: seat 2 charged 12 (memorised, under 13), seat 3 44: the goat.
+    scoring.record_goat_deal(org, table.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                       "values": {"2": 12, "3": 44}})
+    return {"org": org, "t": t, "tour": tour, "table": table}
+
+
+def test_the_draw_seats_players_without_pairs_and_shows_their_game_points(client, goat):
+    page = text(client.get("/tournaments/goat/tours/1/"))
+    assert "Пара A" not in page
+    seats = [str(p) for p in goat["table"].players]
+    assert all(name in page for name in seats)
+    # 10 game points for seats 1 and 2 (nothing counted: seat 2's 12 is memorised), the goat 0.
+    assert "Игровые очки: место 1 — 10 · место 2 — 10 · место 3 — 0 (козёл)" in page
+
+
+def test_the_standings_show_game_points_goats_and_total_score(client, goat):
+    response = client.get("/tournaments/goat/standings/")
+    page = text(response)
+    assert re.search(r"Игровые очки Козлы Сумма очков Сыграно", page)
+    table = goat["table"]
+    rows = re.findall(r"(\d) (\S+) (\d+) (\d+) (\d+) 1", page[page.index("Сыграно"):])
+    names = {str(p.pk): p.last_name for p in table.players}
+    # Seats 1 and 2 share first place (10 game points, no goat, nothing counted); the goat last.
+    assert sorted(rows[:2]) == sorted([("1", names[str(table.seat1_id)], "10", "0", "0"),
+                                       ("1", names[str(table.seat2_id)], "10", "0", "0")])
+    assert rows[2] == ("3", names[str(table.seat3_id)], "0", "1", "44")
+
+
+def test_a_goat_table_has_no_sports_score_sheet_yet(client, goat):
+    client.force_login(goat["org"])
+    assert client.get("/tournaments/goat/tours/1/tables/1/sheet/").status_code == 404
+    assert "Протокол стола" not in text(client.get("/tournaments/goat/tours/1/"))  # "Score sheet"
