@@ -58,3 +58,12 @@ def test_a_goat_table_has_no_sports_score_sheet_yet(client, goat):
     client.force_login(goat["org"])
     assert client.get("/tournaments/goat/tours/1/tables/1/sheet/").status_code == 404
     assert "Протокол стола" not in text(client.get("/tournaments/goat/tours/1/"))  # "Score sheet"
+
+
+def test_the_api_gives_the_goat_standings_and_tables_without_pairs(client, goat):
+    standings = client.get("/api/tournaments/goat/standings/").json()
+    assert [m["key"] for m in standings["precedence"]] == ["game_points", "goats", "total_score"]
+    last = standings["rows"][-1]
+    assert (last["rank"], last["game_points"], last["goats"], last["score"], last["buchholz"]) == (3, 0, 1, 44, 0)
+    table = client.get("/api/tournaments/goat/tours/1/tables/1/").json()
+    assert table["pair_a"] is None and table["seat4"] is None and table["seat3"] is not None

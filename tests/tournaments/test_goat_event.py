@@ -197,3 +197,25 @@ def test_several_games_a_tour_and_the_next_draw_by_game_points():
     second = tours.generate_tour(org, t)
     assert len(seated(second)) == 1  # four players, one table: the scores order the seats
     assert seated(second)[0][:2] in {(table.seat1_id, table.seat3_id), (table.seat3_id, table.seat1_id)}
+
+
+def test_sea_goat_in_pairs_ranks_pairs_by_games_won_then_points():
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4, regulations={"game": "sea_goat", "target": 30, "opening": 0})
+    assert t.rules.teams and t.rules.standings == ("games_won", "points_won")
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    one, two = tour.tables.order_by("number")
+    # Table 1: domino by seat 1, pair A credited the losers' 12 + 20 = 32: at the target of 30.
+    scoring.record_goat_deal(org, one.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                     "values": {"2": 12, "3": 0, "4": 20}})
+    # Table 2: domino by seat 2, pair B credited 15 + 16 = 31.
+    scoring.record_goat_deal(org, two.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
+                                                     "values": {"1": 15, "3": 16, "4": 0}})
+    results = {r.seat: (r.player_id, r.games_won, r.score) for r in SeatResult.objects.filter(partition=one.partition)}
+    assert results == {1: (one.seat1_id, 1, 32), 2: (one.seat2_id, 0, 0), 3: (one.seat3_id, 1, 32),
+                       4: (one.seat4_id, 0, 0)}
+    rows = [(line.rank, line.row.key, line.value("games_won"), line.value("points_won"))
+            for line in standings_table(t).lines]
+    assert rows[:2] == [(1, one.pair_a_id, 1, 32), (2, two.pair_b_id, 1, 31)]
+    assert sorted(rows[2:]) == sorted([(3, one.pair_b_id, 0, 0), (3, two.pair_a_id, 0, 0)])
