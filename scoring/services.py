@@ -395,7 +395,7 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
         raise ValidationError(_("The hand values are given by seat."))
 
     def apply(partition: Partition) -> None:
-        if partition.table.tour.tournament.rules.game not in (engine.Game.GOAT, engine.Game.SEA_GOAT):
+        if not partition.table.tour.tournament.plays_goat:
             raise ValidationError(_("This table does not play Goat or Sea Goat."))
         if partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "

@@ -71,7 +71,7 @@ def _partition(request, slug: str, number: int, table: int) -> Partition:
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
-    if partition.table.tour.tournament.rules.game in (engine.Game.GOAT, engine.Game.SEA_GOAT):
+    if partition.table.tour.tournament.plays_goat:
         raise Http404(_("This table plays Goat or Sea Goat: it has no score sheet yet."))
     return partition
 

@@ -35,6 +35,7 @@ def goat(client):
 def test_the_draw_seats_players_without_pairs_and_shows_their_game_points(client, goat):
     page = text(client.get("/tournaments/goat/tours/1/"))
     assert "Пара A" not in page
+    assert "Экран зала" not in page  # the hall screen of Goat tables is phase 2
     seats = [str(p) for p in goat["table"].players]
     assert all(name in page for name in seats)
     # 10 game points for seats 1 and 2 (nothing counted: seat 2's 12 is memorised), the goat 0.
@@ -67,3 +68,11 @@ def test_the_api_gives_the_goat_standings_and_tables_without_pairs(client, goat)
     assert (last["rank"], last["game_points"], last["goats"], last["score"], last["buchholz"]) == (3, 0, 1, 44, 0)
     table = client.get("/api/tournaments/goat/tours/1/tables/1/").json()
     assert table["pair_a"] is None and table["seat4"] is None and table["seat3"] is not None
+
+
+def test_a_players_page_shows_his_goat_table_without_a_partner(client, goat):
+    table = goat["table"]
+    page = text(client.get(f"/players/{table.seat2_id}/"))
+    others = [p.last_name for p in table.players if p.pk != table.seat2_id]
+    # Tour 1, table 1, seat 2, no partner, the two others as opponents.
+    assert re.search(r"1 1 2 — " + re.escape(others[0]) + r" , " + re.escape(others[1]), page)

@@ -61,10 +61,6 @@ def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str
                 row.penalties += g["penalised"]
 
 
-def _is_goat(tournament: Tournament) -> bool:
-    return tournament.rules.game in (engine.Game.GOAT, engine.Game.SEA_GOAT)
-
-
 def _seat_sums(results: QuerySet[SeatResult], rows: dict[int, Row], column: str) -> None:
     """Add the grouped sums of the seat ``results`` to ``rows`` by ``column`` (who they are of)."""
     for g in results.values(column).annotate(played=Count("pk"), points=Sum("game_points"), goats=Sum("goats"),
@@ -86,7 +82,7 @@ def pair_standings(tournament: Tournament, after_tour: int | None = None) -> lis
     """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
     pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
     rows = {pk: Row(pk) for pk in pairs}
-    if _is_goat(tournament):
+    if tournament.plays_goat:
         results = _seat_results(tournament, after_tour)
         _seat_sums(results.filter(seat=1), rows, "partition__table__pair_a")
         _seat_sums(results.filter(seat=2), rows, "partition__table__pair_b")
@@ -106,7 +102,7 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
     """Standings of players: each gets his pair's partition results (RULES 8)."""
     players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     rows = {pk: Row(pk) for pk in players}
-    if _is_goat(tournament):
+    if tournament.plays_goat:
         _seat_sums(_seat_results(tournament, after_tour), rows, "player")
         return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules.game))
     partitions = _finished(tournament, after_tour)

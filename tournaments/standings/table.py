@@ -19,7 +19,6 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Game
 from tournaments.models import Pair, Player, Tour, Tournament
 
 from .compute import pair_standings, player_standings
@@ -63,17 +62,13 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 GOAT_COUNTS = (("played", _("Played"), True),)
 
 
-def _is_goat(tournament: Tournament) -> bool:
-    return tournament.rules.game in (Game.GOAT, Game.SEA_GOAT)
-
-
 def columns(tournament: Tournament) -> list[Column]:
     """The metrics in the tournament's precedence, then the counts, then the other metrics (all
     of the tournament's game, :func:`metrics_of`)."""
     precedence = list(tournament.rules.standings)
     metrics = metrics_of(tournament.rules.game)
     ordered = [Column(key, metrics[key].name, n) for n, key in enumerate(precedence, 1)]
-    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if _is_goat(tournament)
+    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.plays_goat
                                                                           else COUNTS) if key not in precedence]
     shown = {c.key for c in ordered + counts}
     return ordered + counts + [Column(key, m.name) for key, m in metrics.items() if key not in shown]
@@ -153,7 +148,7 @@ class StandingsTable:
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
                    else [gettext("Player"), gettext("Club")])
-        if _is_goat(self.tournament):
+        if self.tournament.plays_goat:
             # Goat and Sea Goat: the game's own numbers, in the order of the columns.
             numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
             writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns)])
