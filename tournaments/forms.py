@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.engine import Regulations
-from scoring.engine.regulations import STANDINGS_METRICS
+from scoring.engine.regulations import GAME_DEFAULTS, STANDINGS_BY_GAME, STANDINGS_METRICS, Game
 
 from .models import Player, Role, Tournament
 from .services import PLAYER_FIELDS
@@ -128,6 +128,10 @@ def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, 
             for title, fields in REGULATION_SECTIONS]
 
 
+#: The criteria of every game's standings (the engine checks that they are the chosen game's).
+ALL_STANDINGS_METRICS = tuple(dict.fromkeys(m for metrics in STANDINGS_BY_GAME.values() for m in metrics))
+
+
 class StandingsWidget(forms.MultiWidget):
     """One select per place in the order of criteria, each with its own label."""
 
@@ -145,7 +149,7 @@ class StandingsField(forms.MultiValueField):
     """The standings precedence: criteria in order, empty places dropped; the engine checks it."""
 
     def __init__(self, **kwargs):
-        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in STANDINGS_METRICS]
+        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in ALL_STANDINGS_METRICS]
         fields = [forms.ChoiceField(choices=choices, required=False) for _m in STANDINGS_METRICS]
         super().__init__(fields, widget=StandingsWidget(choices), require_all_fields=False, **kwargs)
 
@@ -190,7 +194,16 @@ class RegulationsForm(forms.Form):
 
     @property
     def regulations(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
+        """The settings; those that depend on the game (:data:`GAME_DEFAULTS`) left at the default
+        of the game the form showed take the default of the game chosen instead (a Goat event made
+        from a sports form gets Goat's standings, not sports')."""
+        data = dict(self.cleaned_data)
+        shown = Game(self.initial.get("game", Game.SPORTS))
+        if data.get("game") != shown:
+            for name, default in GAME_DEFAULTS[shown].items():
+                if data.get(name) == (list(default) if isinstance(default, tuple) else default):
+                    del data[name]
+        return data
 
 
 # -- tournaments -----------------------------------------------------------------------------------

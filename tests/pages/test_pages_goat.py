@@ -8,6 +8,7 @@ import pytest
 from builders import tournament, user
 from scoring import services as scoring
 from tournaments import services, tours
+from scoring.engine import Regulations
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +77,23 @@ def test_a_players_page_shows_his_goat_table_without_a_partner(client, goat):
     others = [p.last_name for p in table.players if p.pk != table.seat2_id]
     # Tour 1, table 1, seat 2, no partner, the two others as opponents.
     assert re.search(r"1 1 2 — " + re.escape(others[0]) + r" , " + re.escape(others[1]), page)
+
+
+def test_a_goat_event_made_on_the_sports_form_takes_goats_defaults(client):
+    org = user("org2", superuser=True)
+    client.force_login(org)
+    data = {"name": "Козёл", "slug": "kozel", "venue": "", "starts_on": "2026-04-10", "ends_on": "2026-04-10",
+            "format": "individual"}
+    for name, value in {**Regulations().to_dict(), "game": "goat", "players": 3}.items():
+        if name == "standings":  # the sports criteria the form showed, untouched
+            data.update({f"reg-standings_{i}": value[i] if i < len(value) else "" for i in range(7)})
+        elif isinstance(value, bool):
+            if value:
+                data[f"reg-{name}"] = "on"
+        else:
+            data[f"reg-{name}"] = "" if value is None else value
+    response = client.post("/manage/new/", data)
+    assert response.status_code == 302, text(response)[:500]
+    rules = Tournament.objects.get(slug="kozel").rules
+    assert (rules.game, rules.players, rules.teams) == ("goat", 3, False)
+    assert rules.standings == ("game_points", "goats", "total_score")
