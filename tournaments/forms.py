@@ -111,7 +111,8 @@ REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
 
 
 def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, Any]]]]:
-    """The regulations in words, by section: [(section, [(label, value), ...]), ...]."""
+    """The regulations in words, by section: [(section, [(label, value), ...]), ...]; only the
+    settings the tournament's game uses (:meth:`Regulations.used`), sections left empty dropped."""
     data = rules.to_dict()
     empty = {"no_show_points": _("the target"), "penalties_to_forfeit": _("no limit")}
 
@@ -124,8 +125,10 @@ def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, 
             return _("yes") if value else _("no")
         return REGULATION_CHOICES.get(name, {}).get(value, value)
 
-    return [(title, [(label, say(name, data[name])) for name, label in fields if name in data])
-            for title, fields in REGULATION_SECTIONS]
+    described = [(title, [(label, say(name, data[name])) for name, label in fields
+                          if name in data and rules.used(name)])
+                 for title, fields in REGULATION_SECTIONS]
+    return [(title, lines) for title, lines in described if lines]
 
 
 #: The criteria of every game's standings (the engine checks that they are the chosen game's).

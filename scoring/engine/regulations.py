@@ -22,6 +22,7 @@ __all__ = [
     "Regulations", "STANDINGS_METRICS", "GOAT_STANDINGS_METRICS", "SEA_GOAT_STANDINGS_METRICS", "STANDINGS_BY_GAME",
     "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
     "PenaltyMode", "FalsePassAward", "Game", "FishCharge", "MoveTimeout", "PointsWin", "GAME_DEFAULTS",
+    "GAME_SETTINGS", "COMMON_SETTINGS",
 ]
 
 
@@ -150,6 +151,21 @@ STANDINGS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
     Game.GOAT: GOAT_STANDINGS_METRICS,
     Game.SEA_GOAT: SEA_GOAT_STANDINGS_METRICS,
     Game.POINTS: STANDINGS_METRICS,
+}
+
+#: The settings every game uses (RULES 5 time and no-show, 6, 7 penalty points, the standings),
+#: and those of each game besides (RULES 9: the rest are kept but have no effect).
+COMMON_SETTINGS: Final = frozenset({
+    "game", "partition_minutes", "no_show_minutes", "no_show_points", "time_single", "time_several", "time_fish",
+    "time_pass", "repeat_scope", "penalty_points", "penalties_to_forfeit", "standings"})
+_GOAT_SETTINGS: Final = frozenset({"players", "teams", "bazaar_keep", "opening", "zero_alone", "six_alone",
+                                   "move_timeout", "games_per_tour"})
+GAME_SETTINGS: Final[dict[Game, frozenset[str]]] = {
+    Game.SPORTS: COMMON_SETTINGS | {"format", "target", "deals", "direction", "next_lead", "deal_points", "fish_tie",
+                                    "penalty_mode", "false_pass_award", "win_points", "bye_points"},
+    Game.GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"fish", "lose_at"},
+    Game.SEA_GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"target", "reset_others"},
+    Game.POINTS: COMMON_SETTINGS | {"target", "players", "teams", "points_win"},
 }
 
 GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
@@ -293,6 +309,10 @@ class Regulations:
     @staticmethod
     def _fail(name: str, template: str, **params: object) -> NoReturn:
         raise RegulationsError(template, None, **params).at("regulations.%(key)s", key=name)
+
+    def used(self, name: str) -> bool:
+        """Whether setting ``name`` has an effect in the regulations' game (:data:`GAME_SETTINGS`)."""
+        return name in GAME_SETTINGS[self.game]
 
     def at_table(self, players: int) -> Regulations:
         """These regulations at a table of ``players`` (RULES 9.1: ``players`` is the largest table,

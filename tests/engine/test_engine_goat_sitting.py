@@ -62,3 +62,12 @@ def test_sea_goat_counts_games_won():
 def test_only_goat_and_sea_goat_have_sittings():
     with pytest.raises(RulesError, match="a sitting is of Goat or Sea Goat"):
         GoatSitting(Regulations())
+
+
+def test_each_game_uses_its_own_settings():
+    sports, goat, sea = Regulations(), Regulations(game="goat"), Regulations(game="sea_goat")
+    assert sports.used("direction") and not goat.used("direction") and not sea.used("direction")
+    assert goat.used("lose_at") and goat.used("fish") and not goat.used("target")
+    assert sea.used("target") and sea.used("reset_others") and not sea.used("lose_at")
+    assert all(r.used("standings") and r.used("penalty_points") for r in (sports, goat, sea))
+    assert not sports.used("games_per_tour")

@@ -97,3 +97,10 @@ def test_a_goat_event_made_on_the_sports_form_takes_goats_defaults(client):
     rules = Tournament.objects.get(slug="kozel").rules
     assert (rules.game, rules.players, rules.teams) == ("goat", 3, False)
     assert rules.standings == ("game_points", "goats", "total_score")
+
+
+def test_the_tournament_page_describes_goats_own_settings(client, goat):
+    page = text(client.get("/tournaments/goat/"))
+    assert "Козёл с, очков 40" in page  # lose_at
+    assert "Направление игры" not in page and "Число конов" not in page  # sports settings
+    assert "Игровые очки, Козлы, Сумма очков" in page
