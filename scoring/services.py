@@ -47,7 +47,7 @@ def engine_partition(partition: Partition) -> engine.Partition:
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
     rules = partition.table.tour.tournament.rules
-    if rules.game in (engine.Game.GOAT, engine.Game.SEA_GOAT):
+    if rules.is_goat:
         raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
     return engine.Partition(rules)
 

@@ -12,7 +12,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Game, Regulations
+from scoring.engine import Regulations
 
 from .fields import PlainTextField
 
@@ -70,7 +70,7 @@ class Tournament(models.Model):
     @property
     def plays_goat(self) -> bool:
         """Goat or Sea Goat (RULES 9.1, 9.2): tables of sittings, standings from seat results."""
-        return self.rules.game in (Game.GOAT, Game.SEA_GOAT)
+        return self.rules.is_goat
 
 
 class Role(models.Model):

@@ -104,7 +104,7 @@ def _seated(players: dict[engine.Pair, tuple[Any, Any]]) -> dict[str, Any]:
 def pairs_at_tables(rules: engine.Regulations) -> bool:
     """Whether a tournament's tables seat two pairs: sports domino, and its other games in pairs
     (``teams``); Goat and Sea Goat each for himself seat 2 to ``players`` players (RULES 9.1)."""
-    return rules.game not in (engine.Game.GOAT, engine.Game.SEA_GOAT) or rules.teams
+    return not rules.is_goat or rules.teams
 
 
 def check_table(table: Table, rules: engine.Regulations) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from .errors import PartitionError, RulesError, gettext_noop
 from .goat import GoatDealRecord, GoatGame
-from .regulations import Game, Regulations
+from .regulations import Regulations
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import GoatEnd, Seat, Unit
 
@@ -44,7 +44,7 @@ class GoatSitting:
     (:meth:`Regulations.at_table`: ``players`` is the table's size)."""
 
     def __init__(self, regulations: Regulations) -> None:
-        if regulations.game not in (Game.GOAT, Game.SEA_GOAT):
+        if not regulations.is_goat:
             raise RulesError(gettext_noop("the regulations' game is %(game)s: a sitting is of Goat or Sea Goat"),
                              game=regulations.game)
         self.regulations = regulations

@@ -310,6 +310,11 @@ class Regulations:
     def _fail(name: str, template: str, **params: object) -> NoReturn:
         raise RegulationsError(template, None, **params).at("regulations.%(key)s", key=name)
 
+    @property
+    def is_goat(self) -> bool:
+        """Goat or Sea Goat (RULES 9.1, 9.2): deals with a bazaar, 2 to 4 seats."""
+        return self.game in (Game.GOAT, Game.SEA_GOAT)
+
     def used(self, name: str) -> bool:
         """Whether setting ``name`` has an effect in the regulations' game (:data:`GAME_SETTINGS`)."""
         return name in GAME_SETTINGS[self.game]
