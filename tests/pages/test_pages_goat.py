@@ -56,10 +56,11 @@ def test_the_standings_show_game_points_goats_and_total_score(client, goat):
     assert rows[2] == ("3", names[str(table.seat3_id)], "0", "1", "44")
 
 
-def test_a_goat_table_has_no_sports_score_sheet_yet(client, goat):
+def test_a_goat_table_links_its_own_score_sheet(client, goat):
     client.force_login(goat["org"])
-    assert client.get("/tournaments/goat/tours/1/tables/1/sheet/").status_code == 404
-    assert "Протокол стола" not in text(client.get("/tournaments/goat/tours/1/"))  # "Score sheet"
+    assert "/tournaments/goat/tours/1/tables/1/sheet/" in client.get("/tournaments/goat/tours/1/").content.decode()
+    page = text(client.get("/en/tournaments/goat/tours/1/tables/1/sheet/"))
+    assert "Game 1 of 1" in page and "Pair A" not in page
 
 
 def test_the_api_gives_the_goat_standings_and_tables_without_pairs(client, goat):
@@ -104,3 +105,43 @@ def test_the_tournament_page_describes_goats_own_settings(client, goat):
     assert "Козёл с, очков 40" in page  # lose_at
     assert "Направление игры" not in page and "Число конов" not in page  # sports settings
     assert "Игровые очки, Козлы, Сумма очков" in page
+
+
+@pytest.fixture
+def fresh(client):
+    """A Goat table of 3 nobody has recorded yet."""
+    org = user("org3", superuser=True)
+    t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="fresh", regulations={"game": "goat", "lose_at": 40})
+    for name in ("Преображенский", "Воскресенская", "Богословский"):
+        services.register_player(org, t, {"last_name": name})
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    client.force_login(org)
+    return tour.tables.get().partition
+
+
+SHEET = "/en/tournaments/fresh/tours/1/tables/1/sheet/"
+
+
+def test_the_goat_sheet_records_a_deal_and_shows_the_sitting(client, fresh):
+    page = text(client.get(SHEET))
+    assert "Game 1 of 1" in page and "Who led the first deal of the game" in page
+    # Nothing typed for the lead: the engine's refusal is shown, nothing is stored.
+    refused = client.post(SHEET, {"version": 0, "key": "k0", "end": "domino", "seat": 1, "value_2": 12, "value_3": 44})
+    assert refused.status_code == 200 and "needs the seat that led it" in text(refused)
+    fresh.refresh_from_db()
+    assert fresh.version == 0
+    response = client.post(SHEET, {"version": 0, "key": "k1", "lead": 1, "end": "domino", "seat": 1,
+                                   "value_2": 12, "value_3": 44})
+    assert response.status_code == 302
+    fresh.refresh_from_db()
+    assert (fresh.status, fresh.version) == ("finished", 1)
+    page = text(client.get(SHEET))
+    # Seat 2's 12 is memorised (under the opening of 13): scores 0, 0, 44; game points 10, 10, 0.
+    assert "Domino · 1 0 12 44 0 0 44" in page  # hand values 0, 12, 44; scores 0, 0, 44
+    assert "Game points: 10 · 10 · 0 · goat: 3" in page and "Sitting over" in page
+
+
+def test_the_other_sheet_pages_are_not_made_for_goat_yet(client, fresh):
+    assert client.get(SHEET + "history/").status_code == 404
+    assert client.get(SHEET + "protocol.json").status_code == 404
