@@ -152,7 +152,7 @@ def my_tables(request):
     user = request.user
     tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
               .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
-                              "pair_b__first", "pair_b__second")
+                              "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
     tours: dict[int, dict[str, Any]] = {}

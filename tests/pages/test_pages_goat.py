@@ -145,3 +145,10 @@ def test_the_goat_sheet_records_a_deal_and_shows_the_sitting(client, fresh):
 def test_the_other_sheet_pages_are_not_made_for_goat_yet(client, fresh):
     assert client.get(SHEET + "history/").status_code == 404
     assert client.get(SHEET + "protocol.json").status_code == 404
+
+
+def test_my_tables_shows_a_goat_tables_players(client, goat):
+    client.force_login(goat["org"])
+    page = text(client.get("/en/referee/"))
+    names = [p.last_name for p in goat["table"].players]
+    assert f"1 · {names[0]} 2 · {names[1]} 3 · {names[2]}" in page and "1 deal" in page
