@@ -14,9 +14,10 @@ Who sits with whom, with lexicographic costs as the individual draw (:mod:`.indi
 The line orders players by score, best first, ties (and everything, without scores) in a random
 order drawn from ``seed``. The tables are first cut from the line in order, then improved by
 swapping two players of different tables while a swap lowers the cost: the result is a local
-optimum (no single swap lowers the repeats, nor, at equal repeats, the spread). With 4 tables of
-4 or more, a tour after one without repeats is found without any (tested); a repeat appears when
-no seating avoids it (12 players at 3 tables of 4 after one tour: one per table at least).
+optimum (no single swap lowers the repeats, nor, at equal repeats, the spread), not a proven
+minimum over all seatings. The tests check it reaches the minimum where it is known: 16 players
+at 4 tables of 4 after one tour repeat no meeting; 12 at 3 tables of 4 repeat one per table, the
+least any seating can (each new table takes players from only 3 old ones).
 """
 
 from __future__ import annotations
