@@ -39,10 +39,11 @@ def detailed(pk: int) -> Partition:
     partition, = Partition.objects.select_related(
         "table__tour__tournament", "table__referee", "table__pair_a", "table__pair_b").filter(pk=pk)
     table = partition.table
-    pairs = (table.pair_a, table.pair_b)
-    players = Player.objects.in_bulk({getattr(table, f"{seat}_id") for seat in SEATS}
+    pairs = [pair for pair in (table.pair_a, table.pair_b) if pair is not None]  # none at a Goat table
+    seated = [seat for seat in SEATS if getattr(table, f"{seat}_id") is not None]
+    players = Player.objects.in_bulk({getattr(table, f"{seat}_id") for seat in seated}
                                      | {getattr(pair, f"{p}_id") for pair in pairs for p in ("first", "second")})
-    for seat in SEATS:
+    for seat in seated:
         setattr(table, seat, players[getattr(table, f"{seat}_id")])
     for pair in pairs:
         pair.first, pair.second = players[pair.first_id], players[pair.second_id]

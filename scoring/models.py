@@ -65,6 +65,33 @@ class Partition(models.Model):
         return self.status == self.Status.FINISHED
 
 
+class SeatResult(models.Model):
+    """What one player took from a finished partition of Goat or Sea Goat (the sitting of
+    ``games_per_tour`` games at his table, RULES 9.1): written by the service that finishes it,
+    so that the standings are sums in the database. With ``teams`` each partner gets his pair's."""
+
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="seat_results")
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="+",
+                               verbose_name=_("player"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    score = models.IntegerField(_("score"))
+    goats = models.PositiveSmallIntegerField(_("goats"))
+    game_points = models.PositiveIntegerField(_("game points"))
+    games_won = models.PositiveSmallIntegerField(_("games won"))
+
+    class Meta:
+        ordering = ["partition", "seat"]
+        verbose_name = _("seat result")
+        verbose_name_plural = _("seat results")
+        constraints = [
+            models.UniqueConstraint(fields=["partition", "seat"], name="seat_result_once"),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=4), name="seat_result_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partition} seat {self.seat}"
+
+
 def result_summary(partition: Partition) -> dict[str, Any]:
     """A partition's result as its history, its live events and its pages show it."""
     return {"status": partition.status, "winner": partition.winner, "reason": partition.reason,

@@ -26,7 +26,7 @@ from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all
 
 from .live import events
-from .models import Partition, PartitionChange, result_summary
+from .models import Partition, PartitionChange, SeatResult, result_summary
 
 
 class Conflict(Exception):
@@ -39,13 +39,19 @@ class Conflict(Exception):
 
 
 def engine_partition(partition: Partition) -> engine.Partition:
-    """The engine's partition for a stored one (a new one under the tournament's regulations)."""
+    """The engine's partition for a stored one (a new one under the tournament's regulations).
+    A Goat or Sea Goat table has none: its sitting is :func:`engine_sitting`."""
     if partition.engine_cache is not None and partition.engine_cache[0] == partition.version:
         return partition.engine_cache[1]
     if partition.state:
+        if "games" in partition.state:
+            raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
-    return engine.Partition(partition.table.tour.tournament.rules)
+    rules = partition.table.tour.tournament.rules
+    if rules.is_goat:
+        raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+    return engine.Partition(rules)
 
 
 def _store(partition: Partition, game: engine.Partition) -> None:
@@ -326,5 +332,92 @@ def export_protocol(partition: Partition, version: int | None = None) -> dict[st
     """The partition (or one of its earlier versions) in the protocol format, with pair names."""
     game, _summary = partition_at(partition, version)
     table = partition.table
-    names = {side: [str(p) for p in pair.players] for side, pair in (("A", table.pair_a), ("B", table.pair_b))}
+    names = {side: [str(p) for p in pair.players] for side, pair in zip("AB", table.pairs)}
     return engine.write_protocol(game, names)
+
+
+# -- Goat and Sea Goat (RULES 9.1, 9.2) ------------------------------------------------------------
+
+#: The keys of a Goat deal in summary form (:func:`record_goat_deal`).
+GOAT_DEAL_KEYS = frozenset({"end", "seat", "values", "lead", "zero_zero"})
+
+
+def engine_sitting(partition: Partition) -> engine.GoatSitting:
+    """The engine's sitting of a Goat or Sea Goat table: the stored one, or a new one under the
+    tournament's regulations at the table's size."""
+    if partition.state:
+        return engine.GoatSitting.from_dict(partition.state)
+    table = partition.table
+    seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)
+    return engine.GoatSitting(table.tour.tournament.rules.at_table(seated))
+
+
+def _store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
+    """Copy the sitting into the row (not saved); once it is over, write each player's
+    :class:`~scoring.models.SeatResult`."""
+    partition.state = sitting.to_dict()
+    partition.current = None
+    partition.deals = sitting.deals
+    now = timezone.now()
+    partition.started_at = partition.started_at or now
+    decision = sitting.game.decision
+    if not sitting.is_over or decision is None:
+        partition.status = Partition.Status.PLAYING
+        return
+    partition.status = Partition.Status.FINISHED
+    partition.finished_at = now
+    partition.reason = decision.reason
+    totals = sitting.totals()
+    rules = sitting.regulations
+    table = partition.table
+    SeatResult.objects.bulk_create([
+        SeatResult(partition=partition, player_id=player, seat=seat, score=totals.scores[k], goats=totals.goats[k],
+                   game_points=totals.game_points[k], games_won=totals.games_won[k])
+        for seat, player, k in ((seat, getattr(table, f"{field}_id"), engine.unit_index(seat, rules))
+                                for seat, field in enumerate(table.SEAT_FIELDS[:rules.players], 1))
+    ])
+
+
+def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
+                     idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record one deal of the game being played at a Goat or Sea Goat table, in summary form:
+    ``end`` ``"domino"`` or ``"fish"`` with the ``seat`` that made it and each seat's hand
+    ``values`` (``{"1": 14, ...}``; the domino maker's may be left out), or ``"redeal"`` (a void
+    deal); ``zero_zero`` (Sea Goat: domino with 0-0); and for the first deal of each game,
+    ``lead``: the seat that led it (RULES 9.1: by the hands). The next game starts when one ends;
+    after the sitting's ``games_per_tour`` games the partition is finished and every player's
+    :class:`~scoring.models.SeatResult` written, in the same transaction."""
+    if not isinstance(deal, Mapping):
+        raise ValidationError(_("A deal must be an object."))
+    unknown = sorted(set(deal) - GOAT_DEAL_KEYS)
+    if unknown:
+        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
+    values = deal.get("values", {})
+    if not isinstance(values, Mapping):
+        raise ValidationError(_("The hand values are given by seat."))
+
+    def apply(partition: Partition) -> None:
+        if not partition.table.tour.tournament.plays_goat:
+            raise ValidationError(_("This table does not play Goat or Sea Goat."))
+        if partition.is_finished:
+            raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
+                                    "giving a reason."))
+        _check_deal_count(partition.deals + 1)
+        sitting = engine_sitting(partition)
+        try:
+            if "lead" in deal:
+                sitting.draw_lead(deal["lead"])
+            end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
+            seat: Any = deal.get("seat")
+            if end == engine.GoatEnd.REDEAL:
+                if seat is not None or values:
+                    raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
+                sitting.record_redeal()
+            else:
+                sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
+        except engine.RulesError as error:
+            raise _engine_error(error) from None
+        _store_sitting(partition, sitting)
+
+    return _change(user, partition_id, "goat_deal", deal, apply, version=version, idempotency_key=idempotency_key,
+                   address=address)

@@ -162,6 +162,36 @@ SHEET_FORMS: dict[str, type[ActionForm]] = {form.action: form for form in (
     LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
 
 
+class GoatDealForm(StampedForm):
+    """A deal of Goat or Sea Goat in summary form (:func:`scoring.services.record_goat_deal`): how
+    it ended and by which seat, each seat's hand value; the seat that led the first deal of a
+    game. The engine checks the rest (who may lead, which values are possible)."""
+
+    ENDS = [("domino", _("Domino")), ("fish", _("Fish")), ("redeal", _("Redeal (void deal)"))]
+    end = forms.ChoiceField(choices=ENDS, widget=forms.RadioSelect, error_messages={
+        "required": _("Choose how the deal ended: domino, fish or a redeal.")})
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int, required=False, empty_value=None)
+    lead = forms.TypedChoiceField(choices=SEATS, coerce=int, required=False, empty_value=None)
+    value_1 = forms.IntegerField(min_value=0, required=False)
+    value_2 = forms.IntegerField(min_value=0, required=False)
+    value_3 = forms.IntegerField(min_value=0, required=False)
+    value_4 = forms.IntegerField(min_value=0, required=False)
+    zero_zero = forms.BooleanField(required=False)
+
+    @property
+    def deal(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        deal: dict[str, Any] = {"end": data["end"]}
+        if data["lead"] is not None:
+            deal["lead"] = data["lead"]
+        if data["end"] != "redeal":
+            deal["seat"] = data["seat"]
+            deal["values"] = {str(n): data[f"value_{n}"] for n in (1, 2, 3, 4) if data[f"value_{n}"] is not None}
+            if data["zero_zero"]:
+                deal["zero_zero"] = True
+        return deal
+
+
 class CorrectionForm(DealEndForm):
     """The chief referee's correction of one deal, with the reason."""
 

@@ -33,7 +33,7 @@ from . import engine, labels, services
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
-from .sheet_forms import SHEET_FORMS, CorrectionForm, ImportForm
+from .sheet_forms import SHEET_FORMS, CorrectionForm, GoatDealForm, ImportForm
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
              "is now: check it and record again.")
@@ -60,8 +60,9 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     return redirect(_sheet_url(partition))
 
 
-def _partition(request, slug: str, number: int, table: int) -> Partition:
-    """The partition at a table, for whoever may record it (a 403 for anyone else)."""
+def _partition(request, slug: str, number: int, table: int, goat: bool = False) -> Partition:
+    """The partition at a table, for whoever may record it (a 403 for anyone else). A Goat or Sea
+    Goat table has only its sheet (``goat``): no import, export, history or corrections yet."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -71,6 +72,8 @@ def _partition(request, slug: str, number: int, table: int) -> Partition:
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
+    if partition.table.tour.tournament.plays_goat and not goat:
+        raise Http404(_("This table plays Goat or Sea Goat: this page is not made for it yet."))
     return partition
 
 
@@ -149,7 +152,7 @@ def my_tables(request):
     user = request.user
     tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
               .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
-                              "pair_b__first", "pair_b__second")
+                              "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
     tours: dict[int, dict[str, Any]] = {}
@@ -184,8 +187,11 @@ def _forms(bound: Any = None) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def sheet(request, slug: str, number: int, table: int):
     """One step of the partition per screen: what the engine says comes next, the form for it,
-    the totals and the deals so far; the rarer actions below, folded."""
-    partition = _partition(request, slug, number, table)
+    the totals and the deals so far; the rarer actions below, folded. A Goat or Sea Goat table
+    has its own sheet (:func:`goat_sheet`)."""
+    partition = _partition(request, slug, number, table, goat=True)
+    if partition.table.tour.tournament.plays_goat:
+        return goat_sheet(request, partition)
     bound = None
     if request.method == "POST":
         form_class = SHEET_FORMS.get(request.POST.get("action", ""))
@@ -213,6 +219,39 @@ def sheet(request, slug: str, number: int, table: int):
         "can_referee_all": can_referee_all,
         "version": partition.version,
     })
+
+
+def goat_sheet(request, partition: Partition):
+    """The sheet of a Goat or Sea Goat table: the games of the sitting with their deals (charges
+    or credits and the scores after each, read from the engine), and one form for the next deal
+    (:func:`scoring.services.record_goat_deal`)."""
+    form = GoatDealForm(request.POST) if request.method == "POST" else None
+    if form is not None and form.is_valid():
+        written = _submit(request, form, lambda: services.record_goat_deal(
+            request.user, partition.pk, form.deal, version=form.cleaned_data["version"],
+            idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("Deal recorded."), back=_sheet_url(partition))
+        if written is not None:
+            return written
+    sitting = services.engine_sitting(partition)
+    table = partition.table
+    players = table.players
+    return render(request, "scoring/goat_sheet.html", {
+        "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
+        "title_suffix": _("Score sheet"), "version": partition.version, "form": form,
+        "refused": form is not None and bool(form.errors),
+        "seats": list(enumerate(players, 1)), "units": [_unit_name(u, players) for u in sitting.game.units],
+        "games": [{"number": k, "game": g, "first": not g.deals and g.first_leader is None}
+                  for k, g in enumerate(sitting.games, 1)],
+        "sitting": sitting, "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+    })
+
+
+def _unit_name(unit: str, players: tuple[Player, ...]) -> str:
+    """A scored unit as the sheet heads its column: the seat and its player, or a pair's seats."""
+    if unit in ("A", "B"):
+        return _("Pair %(pair)s") % {"pair": unit}
+    return f"{unit}. {players[int(unit) - 1]}"
 
 
 def _recorded(partition: Partition, action: str) -> str:

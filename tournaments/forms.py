@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.engine import Regulations
-from scoring.engine.regulations import STANDINGS_METRICS
+from scoring.engine.regulations import GAME_DEFAULTS, STANDINGS_BY_GAME, STANDINGS_METRICS, Game
 
 from .models import Player, Role, Tournament
 from .services import PLAYER_FIELDS
@@ -101,6 +101,9 @@ STANDINGS_LABELS: dict[str, Any] = {
     "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
     "buchholz": _("Buchholz"), "head_to_head": _("Head-to-head"), "points_against": _("Points against"),
     "penalties": _("Penalties"),
+    # Goat and Sea Goat (RULES 9.1, 9.2)
+    "game_points": _("Game points"), "goats": _("Goats"), "total_score": _("Total score"),
+    "games_won": _("Games won"), "points_won": _("Points"),
 }
 #: What an empty optional setting means.
 REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
@@ -108,7 +111,8 @@ REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
 
 
 def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, Any]]]]:
-    """The regulations in words, by section: [(section, [(label, value), ...]), ...]."""
+    """The regulations in words, by section: [(section, [(label, value), ...]), ...]; only the
+    settings the tournament's game uses (:meth:`Regulations.used`), sections left empty dropped."""
     data = rules.to_dict()
     empty = {"no_show_points": _("the target"), "penalties_to_forfeit": _("no limit")}
 
@@ -121,8 +125,14 @@ def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, 
             return _("yes") if value else _("no")
         return REGULATION_CHOICES.get(name, {}).get(value, value)
 
-    return [(title, [(label, say(name, data[name])) for name, label in fields if name in data])
-            for title, fields in REGULATION_SECTIONS]
+    described = [(title, [(label, say(name, data[name])) for name, label in fields
+                          if name in data and rules.used(name)])
+                 for title, fields in REGULATION_SECTIONS]
+    return [(title, lines) for title, lines in described if lines]
+
+
+#: The criteria of every game's standings (the engine checks that they are the chosen game's).
+ALL_STANDINGS_METRICS = tuple(dict.fromkeys(m for metrics in STANDINGS_BY_GAME.values() for m in metrics))
 
 
 class StandingsWidget(forms.MultiWidget):
@@ -142,7 +152,7 @@ class StandingsField(forms.MultiValueField):
     """The standings precedence: criteria in order, empty places dropped; the engine checks it."""
 
     def __init__(self, **kwargs):
-        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in STANDINGS_METRICS]
+        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in ALL_STANDINGS_METRICS]
         fields = [forms.ChoiceField(choices=choices, required=False) for _m in STANDINGS_METRICS]
         super().__init__(fields, widget=StandingsWidget(choices), require_all_fields=False, **kwargs)
 
@@ -187,7 +197,16 @@ class RegulationsForm(forms.Form):
 
     @property
     def regulations(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
+        """The settings; those that depend on the game (:data:`GAME_DEFAULTS`) left at the default
+        of the game the form showed take the default of the game chosen instead (a Goat event made
+        from a sports form gets Goat's standings, not sports')."""
+        data = dict(self.cleaned_data)
+        shown = Game(self.initial.get("game", Game.SPORTS))
+        if data.get("game") != shown:
+            for name, default in GAME_DEFAULTS[shown].items():
+                if data.get(name) == (list(default) if isinstance(default, tuple) else default):
+                    del data[name]
+        return data
 
 
 # -- tournaments -----------------------------------------------------------------------------------

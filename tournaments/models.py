@@ -67,6 +67,11 @@ class Tournament(models.Model):
     def is_individual(self) -> bool:
         return self.format == self.Format.INDIVIDUAL
 
+    @property
+    def plays_goat(self) -> bool:
+        """Goat or Sea Goat (RULES 9.1, 9.2): tables of sittings, standings from seat results."""
+        return self.rules.is_goat
+
 
 class Role(models.Model):
     """A user's part in running one tournament."""
@@ -230,18 +235,28 @@ class Tour(models.Model):
 
 
 class Table(models.Model):
-    """Two pairs at one table in one tour: pair A at seats 1 and 3, pair B at seats 2 and 4."""
+    """Two pairs at one table in one tour: pair A at seats 1 and 3, pair B at seats 2 and 4.
+
+    A table of Goat or Sea Goat each for himself (RULES 9.1) seats 2 to 4 players without pairs,
+    seats filled in order. The row does not know its game: that sports tables (and Goat ones with
+    ``teams``) have both pairs and four seats is the draw's guarantee
+    (:func:`tournaments.tours.check_table`); the database keeps the seats in order and the pairs
+    together, with four seats."""
 
     tour = models.ForeignKey(Tour, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("table"))
     referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="refereed_tables", verbose_name=_("referee"))
-    pair_a = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="tables_as_a", verbose_name=_("pair A"))
-    pair_b = models.ForeignKey(Pair, on_delete=models.PROTECT, related_name="tables_as_b", verbose_name=_("pair B"))
+    pair_a = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="tables_as_a",
+                               verbose_name=_("pair A"))
+    pair_b = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.PROTECT, related_name="tables_as_b",
+                               verbose_name=_("pair B"))
     seat1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 1"))
     seat2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 2"))
-    seat3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 3"))
-    seat4 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 4"))
+    seat3 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                              verbose_name=_("seat 3"))
+    seat4 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                              verbose_name=_("seat 4"))
     # Empty: as the tour says.
     play_mode = models.CharField(_("how this table is played"), max_length=10, choices=PlayMode.choices, blank=True)
 
@@ -254,6 +269,12 @@ class Table(models.Model):
             models.UniqueConstraint(fields=["tour", "pair_a"], name="table_pair_a_once"),
             models.UniqueConstraint(fields=["tour", "pair_b"], name="table_pair_b_once"),
             models.CheckConstraint(condition=~Q(pair_a=F("pair_b")), name="table_two_pairs"),
+            models.CheckConstraint(condition=Q(seat3__isnull=False) | Q(seat4__isnull=True),
+                                   name="table_seats_in_order"),
+            # Pairs come two, and two pairs fill four seats.
+            models.CheckConstraint(condition=(Q(pair_a__isnull=True, pair_b__isnull=True)
+                                              | Q(pair_a__isnull=False, pair_b__isnull=False, seat4__isnull=False)),
+                                   name="table_pairs_at_four_seats"),
         ]
 
     def __str__(self) -> str:
@@ -264,7 +285,20 @@ class Table(models.Model):
 
     @property
     def seats(self) -> tuple[Player, Player, Player, Player]:
+        """The four players of a table of pairs (sports; Goat with ``teams``)."""
+        assert self.seat3 is not None and self.seat4 is not None, "a table of pairs has four seats"
         return self.seat1, self.seat2, self.seat3, self.seat4
+
+    @property
+    def pairs(self) -> tuple[Pair, Pair]:
+        """Pair A and pair B of a table of pairs."""
+        assert self.pair_a is not None and self.pair_b is not None, "a table of pairs has two pairs"
+        return self.pair_a, self.pair_b
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The players in seats 1.. of any table: 2 to 4 of them."""
+        return tuple(p for p in (self.seat1, self.seat2, self.seat3, self.seat4) if p is not None)
 
     @property
     def mode(self) -> str:

@@ -154,12 +154,14 @@ class PartitionSerializer(serializers.ModelSerializer):
 class TableSerializer(serializers.ModelSerializer):
     referee: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True)
-    pair_a = PairSerializer(read_only=True, help_text="Seats 1 and 3.")
-    pair_b = PairSerializer(read_only=True, help_text="Seats 2 and 4.")
+    pair_a = PairSerializer(read_only=True, allow_null=True, help_text="Seats 1 and 3; null at a Goat table "
+                                                                        "each for himself.")
+    pair_b = PairSerializer(read_only=True, allow_null=True, help_text="Seats 2 and 4; null at a Goat table "
+                                                                        "each for himself.")
     seat1 = PlayerSerializer(read_only=True)
     seat2 = PlayerSerializer(read_only=True)
-    seat3 = PlayerSerializer(read_only=True)
-    seat4 = PlayerSerializer(read_only=True)
+    seat3 = PlayerSerializer(read_only=True, allow_null=True, help_text="Null at a Goat table of 2.")
+    seat4 = PlayerSerializer(read_only=True, allow_null=True, help_text="Null at a Goat table of 2 or 3.")
     partition = PartitionSerializer(read_only=True, allow_null=True)
 
     class Meta:
@@ -244,9 +246,14 @@ class StandingsRowSerializer(serializers.Serializer):
     points_against = serializers.IntegerField(source="row.points_against")
     points_difference = serializers.IntegerField(source="row.points_difference")
     penalties = serializers.IntegerField(source="row.penalties")
-    buchholz = serializers.IntegerField(source="row.metrics.buchholz")
-    head_to_head = serializers.IntegerField(source="row.metrics.head_to_head", help_text=(
+    buchholz = serializers.IntegerField(source="row.metrics.buchholz", default=0, help_text="0 in Goat and Sea Goat.")
+    head_to_head = serializers.IntegerField(source="row.metrics.head_to_head", default=0, help_text=(
         "Wins against the entrants tied with this one when head-to-head was applied; 0 otherwise."))
+    game_points = serializers.IntegerField(source="row.game_points", help_text="Goat: game points summed; else 0.")
+    goats = serializers.IntegerField(source="row.goats", help_text="Goat: games in which he was a goat; else 0.")
+    score = serializers.IntegerField(source="row.score", help_text=(
+        "Goat: points charged in all the games (total score); Sea Goat: points credited; else 0."))
+    games_won = serializers.IntegerField(source="row.games_won", help_text="Sea Goat: games won; else 0.")
 
 
 class StandingsSerializer(serializers.Serializer):

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine
-from scoring.models import Partition
+from scoring.models import Partition, SeatResult
 
 from . import draw
 from .models import Bye, Entry, Pair, SitOut, Table, Tour, Tournament
@@ -70,7 +71,12 @@ def generate_tour(user, tournament: Tournament, planned_start: datetime | None =
             raise ValidationError(_("Finish the current tour first: the next draw depends on its results."))
         number = (tournament.tours.aggregate(n=Max("number"))["n"] or 0) + 1
         tour = Tour.objects.create(tournament=tournament, number=number, planned_start=planned_start)
-    if tournament.format == Tournament.Format.SWISS:
+    if not pairs_at_tables(tournament.rules):
+        if tournament.format != Tournament.Format.INDIVIDUAL:
+            raise ValidationError(_("In Goat each for himself players change tables every tour: choose the "
+                                    "individual format, or play in pairs (teams)."))
+        _draw_goat(tournament, tour)
+    elif tournament.format == Tournament.Format.SWISS:
         _draw_swiss(tournament, tour)
     elif tournament.format == Tournament.Format.ROUND_ROBIN:
         _draw_round_robin(tournament, tour)
@@ -95,14 +101,43 @@ def _seated(players: dict[engine.Pair, tuple[Any, Any]]) -> dict[str, Any]:
             for pair, two in players.items() for seat, player in zip(engine.seats_of(pair), two)}
 
 
+def pairs_at_tables(rules: engine.Regulations) -> bool:
+    """Whether a tournament's tables seat two pairs: sports domino, and its other games in pairs
+    (``teams``); Goat and Sea Goat each for himself seat 2 to ``players`` players (RULES 9.1)."""
+    return not rules.is_goat or rules.teams
+
+
+def check_table(table: Table, rules: engine.Regulations) -> None:
+    """The shape of a table as its game wants it (the row itself does not know the game): two
+    pairs at four seats, or, each for himself, no pairs and 2 to ``players`` seats in order."""
+    seats = [getattr(table, f"{field}_id") for field in Table.SEAT_FIELDS]
+    filled = len([s for s in seats if s is not None])
+    if pairs_at_tables(rules):
+        if table.pair_a_id is None or table.pair_b_id is None or filled != 4:
+            raise ValidationError(_("Table %(number)s: a table of pairs seats two pairs in four seats.")
+                                  % {"number": table.number})
+    elif table.pair_a_id is not None or table.pair_b_id is not None or not 2 <= filled <= rules.players \
+            or None in seats[:filled]:
+        raise ValidationError(_("Table %(number)s: a Goat table seats 2 to %(players)s players, in order, "
+                                "without pairs.") % {"number": table.number, "players": rules.players})
+
+
+def _write_tables(tour: Tour, tables: list[Table]) -> None:
+    """Check and write the tables of a tour, and their partitions."""
+    rules = tour.tournament.rules
+    for table in tables:
+        check_table(table, rules)
+    created = Table.objects.bulk_create(tables)
+    Partition.objects.bulk_create([Partition(table=t) for t in created])
+
+
 def _seat(tour: Tour, tables: Iterable[tuple[Pair, Pair]], bye: Pair | None = None) -> None:
     """Write the tables of a tour, pair A and pair B at their seats, and their partitions."""
-    created = Table.objects.bulk_create([
+    _write_tables(tour, [
         Table(tour=tour, number=n, pair_a=a, pair_b=b, **_seated({engine.Pair.A: (a.first_id, a.second_id),
                                                                    engine.Pair.B: (b.first_id, b.second_id)}))
         for n, (a, b) in enumerate(tables, 1)
     ])
-    Partition.objects.bulk_create([Partition(table=t) for t in created])
     if bye is not None:
         Bye.objects.create(tour=tour, pair=bye)
 
@@ -184,6 +219,36 @@ def _draw_individual(tournament: Tournament, tour: Tour) -> None:
         for k, (first, second) in enumerate(engine.seats_of(pair) for pair in engine.Pair)
         for n, seats in enumerate(result.tables, 1)])
     _seat(tour, zip(pairs[:count], pairs[count:]))
+    SitOut.objects.bulk_create([SitOut(tour=tour, player_id=p) for p in result.sitting_out])
+
+
+def _draw_goat(tournament: Tournament, tour: Tour) -> None:
+    """Goat or Sea Goat each for himself (RULES 9.1): the fewest tables of at most ``players``,
+    sizes as equal as possible, repeat meetings avoided, players of similar standing together."""
+    rules = tournament.rules
+    players = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
+                   .values_list("player_id", flat=True))
+    if len(players) < 2:
+        raise ValidationError(_("A Goat draw needs at least two active players."))
+    active = set(players)
+    meetings: Counter[frozenset[int]] = Counter()
+    for seated in Table.objects.filter(tour__tournament=tournament).exclude(tour=tour).values_list(*Table.SEAT_FIELDS):
+        for two in combinations([p for p in seated if p in active], 2):
+            meetings[frozenset(two)] += 1
+    sit_outs = Counter(p for p in SitOut.objects.filter(tour__tournament=tournament).values_list("player", flat=True)
+                       if p in active)
+    # The first criterion of the game's standings: game points (Goat), games won (Sea Goat).
+    score = "games_won" if rules.game == engine.Game.SEA_GOAT else "game_points"
+    scores = dict.fromkeys(players, 0)
+    scores.update(SeatResult.objects.filter(partition__table__tour__tournament=tournament, player__in=active)
+                  .values("player").annotate(total=Sum(score)).values_list("player", "total"))
+    try:
+        result = draw.goat_tour(players, rules.players, meetings, sit_outs=sit_outs, scores=scores, seed=tour.number)
+    except draw.DrawError as error:
+        raise _draw_error(error) from None
+    _write_tables(tour, [
+        Table(tour=tour, number=n, **{f"{field}_id": player for field, player in zip(Table.SEAT_FIELDS, seats)})
+        for n, seats in enumerate(result.tables, 1)])
     SitOut.objects.bulk_create([SitOut(tour=tour, player_id=p) for p in result.sitting_out])
 
 

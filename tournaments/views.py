@@ -64,9 +64,13 @@ def tournament_detail(request, slug: str):
 
 
 def draw_tables(tour: Tour):
-    """The tables of a tour with everything the draw shows, in two queries."""
-    return tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
-                                      "partition")
+    """The tables of a tour with everything the draw shows, in two queries (Goat and Sea Goat:
+    three, with each player's result)."""
+    tables = tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
+                                        "partition")
+    if tour.tournament.plays_goat:
+        tables = tables.prefetch_related("partition__seat_results")
+    return tables
 
 
 def draw_context(tour: Tour) -> dict:
@@ -95,15 +99,20 @@ def tour_detail(request, slug: str, number: int):
 
 @dataclass
 class Seating:
-    """One table a player sat at: his seat, his partner and the opponents."""
+    """One table a player sat at: his seat, his partner and the opponents (at a Goat table each
+    for himself: no partner, every other player)."""
 
     table: Table
     seat: int
-    partner: Player
-    opponents: tuple[Player, Player]
+    partner: Player | None
+    opponents: tuple[Player, ...]
 
 
 def _seating(table: Table, player: Player) -> Seating:
+    if table.pair_a_id is None:
+        players = table.players
+        seat = next(n for n, p in enumerate(players, 1) if p.pk == player.pk)
+        return Seating(table, seat, None, tuple(p for p in players if p.pk != player.pk))
     seats = table.seats
     seat = next(n for n, p in enumerate(seats, 1) if p.pk == player.pk)
     opponents = engine.seats_of(engine.rules.other_pair(engine.pair_of(seat)))

@@ -12,7 +12,8 @@
 - :mod:`.regulations`: :class:`Regulations`, the validated settings with RULES.md's defaults, and
   an enum for each choice setting;
 - :mod:`.goat`: Goat and Sea Goat (RULES 9.1, 9.2): :class:`GoatDeal` (a bazaar, 2 to 4 players)
-  and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`;
+  and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`; :class:`GoatSitting`, the
+  ``games_per_tour`` games of one table in one tour (:mod:`.goat_sitting`);
 - :mod:`.points`: :class:`PointsGame`, any other game scored by hand (RULES 9.3);
 - :mod:`.protocol`: the ``domino-protocol/1`` interchange format (:mod:`.goat_protocol` for the
   games of RULES 9);
@@ -24,7 +25,8 @@ The package is checked with ``mypy --strict`` (``make test``).
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
 from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
-from .goat_rules import units_of
+from .goat_rules import unit_index, units_of
+from .goat_sitting import GoatSitting, SittingTotals
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
 from .points import PointsDealRecord, PointsGame
 from .protocol import AnyGame, read_protocol, result_of, score_protocol, write_protocol
@@ -48,5 +50,5 @@ __all__ = [
     "Expiry",
     "Game", "FishCharge", "MoveTimeout", "PointsWin", "Unit", "GoatEnd", "GameReason",
     "GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision", "GameResult",
-    "PointsGame", "PointsDealRecord", "units_of", "AnyGame",
+    "PointsGame", "PointsDealRecord", "units_of", "unit_index", "AnyGame", "GoatSitting", "SittingTotals",
 ]

@@ -32,7 +32,6 @@ __all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", 
 _SIDES: Final[dict[Side | str | None, int]] = {Side.LEFT: 0, Side.RIGHT: 1, None: -1}
 _SIDE_NAMES: Final = (Side.LEFT, Side.RIGHT)
 _MOVE_KEYS: Final = frozenset({"seat", "draw", "tile", "end", "second", "pass"})
-_GAMES: Final = (Game.GOAT, Game.SEA_GOAT)
 _ZERO: Final = tile_index(0, 0)
 
 
@@ -59,7 +58,7 @@ class GoatOutcome:
 
 
 def _check_game(regulations: Regulations) -> None:
-    if regulations.game not in _GAMES:
+    if not regulations.is_goat:
         raise RulesError(gettext_noop("the regulations' game is %(game)s: a deal with a bazaar is Goat or Sea Goat"),
                          game=regulations.game)
 

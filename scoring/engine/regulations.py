@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Mapping, NoReturn
 
 from .errors import RegulationsError, gettext_noop
 
 __all__ = [
-    "Regulations", "STANDINGS_METRICS", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
+    "Regulations", "STANDINGS_METRICS", "GOAT_STANDINGS_METRICS", "SEA_GOAT_STANDINGS_METRICS", "STANDINGS_BY_GAME",
+    "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
     "PenaltyMode", "FalsePassAward", "Game", "FishCharge", "MoveTimeout", "PointsWin", "GAME_DEFAULTS",
+    "GAME_SETTINGS", "COMMON_SETTINGS",
 ]
 
 
@@ -133,18 +135,45 @@ _BY_GAME: Final[Any] = object()
 
 #: The defaults that depend on the game (RULES 9.2: Sea Goat plays to 125, opens at 25, in pairs).
 #: In sports ``teams`` is true (always pairs) and ``opening`` unused.
-GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
-    Game.SPORTS: {"target": 200, "opening": 13, "teams": True},
-    Game.GOAT: {"target": 200, "opening": 13, "teams": False},
-    Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True},
-    Game.POINTS: {"target": 200, "opening": 13, "teams": False},
-}
-
 #: Metric names the standings precedence may use (RULES 8), in their default order first.
 STANDINGS_METRICS = (
     "wins", "points_difference", "points_for", "buchholz", "head_to_head",
     "points_against", "penalties",
 )
+#: The same for Goat (RULES 9.1: game points, then goats taken, then total score) and Sea Goat
+#: (9.2: games won, then points).
+GOAT_STANDINGS_METRICS = ("game_points", "goats", "total_score")
+SEA_GOAT_STANDINGS_METRICS = ("games_won", "points_won")
+#: The metrics each game's standings may use; its default precedence is all of them in order, but
+#: sports' (:data:`STANDINGS_METRICS`, the first five).
+STANDINGS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
+    Game.SPORTS: STANDINGS_METRICS,
+    Game.GOAT: GOAT_STANDINGS_METRICS,
+    Game.SEA_GOAT: SEA_GOAT_STANDINGS_METRICS,
+    Game.POINTS: STANDINGS_METRICS,
+}
+
+#: The settings every game uses (RULES 5 time and no-show, 6, 7 penalty points, the standings),
+#: and those of each game besides (RULES 9: the rest are kept but have no effect).
+COMMON_SETTINGS: Final = frozenset({
+    "game", "partition_minutes", "no_show_minutes", "no_show_points", "time_single", "time_several", "time_fish",
+    "time_pass", "repeat_scope", "penalty_points", "penalties_to_forfeit", "standings"})
+_GOAT_SETTINGS: Final = frozenset({"players", "teams", "bazaar_keep", "opening", "zero_alone", "six_alone",
+                                   "move_timeout", "games_per_tour"})
+GAME_SETTINGS: Final[dict[Game, frozenset[str]]] = {
+    Game.SPORTS: COMMON_SETTINGS | {"format", "target", "deals", "direction", "next_lead", "deal_points", "fish_tie",
+                                    "penalty_mode", "false_pass_award", "win_points", "bye_points"},
+    Game.GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"fish", "lose_at"},
+    Game.SEA_GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"target", "reset_others"},
+    Game.POINTS: COMMON_SETTINGS | {"target", "players", "teams", "points_win"},
+}
+
+GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
+    Game.SPORTS: {"target": 200, "opening": 13, "teams": True, "standings": STANDINGS_METRICS[:5]},
+    Game.GOAT: {"target": 200, "opening": 13, "teams": False, "standings": GOAT_STANDINGS_METRICS},
+    Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True, "standings": SEA_GOAT_STANDINGS_METRICS},
+    Game.POINTS: {"target": 200, "opening": 13, "teams": False, "standings": STANDINGS_METRICS[:5]},
+}
 
 
 @dataclass(frozen=True)
@@ -154,8 +183,8 @@ class Regulations:
     ``game`` chooses the game (RULES 9). A setting that does not belong to the chosen game is kept
     but has no effect (RULES 9: ``penalty_mode`` is for sports only, and so are ``format``,
     ``deals``, ``direction``, ``next_lead``, ``deal_points``, ``fish_tie``, ``false_pass_award``;
-    the Goat settings mean nothing in sports). ``target``, ``opening`` and ``teams`` left out take
-    the default of the game (:data:`GAME_DEFAULTS`).
+    the Goat settings mean nothing in sports). ``target``, ``opening``, ``teams`` and ``standings``
+    left out take the default of the game (:data:`GAME_DEFAULTS`).
     """
 
     # 9: the game
@@ -186,7 +215,7 @@ class Regulations:
     # 8: tournament scoring
     win_points: int = 1
     bye_points: int = 0
-    standings: tuple[str, ...] = field(default=STANDINGS_METRICS[:5])
+    standings: tuple[str, ...] = _BY_GAME  # sports: the first five of STANDINGS_METRICS
     # 9.1 Goat (and 9.2 Sea Goat, which plays as Goat unless said otherwise)
     players: int = 4  # at a table: 2 to 4; of a tournament, its largest table
     teams: bool = _BY_GAME  # 4 players in two pairs; Goat False, Sea Goat True
@@ -268,10 +297,11 @@ class Regulations:
         standings = self.standings
         if isinstance(standings, str) or not all(isinstance(m, str) for m in standings):
             self._fail("standings", gettext_noop("must be a list of standings criteria"))
-        unknown = [m for m in standings if m not in STANDINGS_METRICS]
+        known = STANDINGS_BY_GAME[Game(game)]
+        unknown = [m for m in standings if m not in known]
         if unknown:
             self._fail("standings", gettext_noop("unknown criterion %(value)s; known: %(choices)s"), value=repr(unknown[0]),
-                       choices=", ".join(STANDINGS_METRICS))
+                       choices=", ".join(known))
         if len(set(standings)) != len(standings) or not standings:
             self._fail("standings", gettext_noop("must name each criterion at most once, and at least one"))
         object.__setattr__(self, "standings", tuple(standings))
@@ -279,6 +309,15 @@ class Regulations:
     @staticmethod
     def _fail(name: str, template: str, **params: object) -> NoReturn:
         raise RegulationsError(template, None, **params).at("regulations.%(key)s", key=name)
+
+    @property
+    def is_goat(self) -> bool:
+        """Goat or Sea Goat (RULES 9.1, 9.2): deals with a bazaar, 2 to 4 seats."""
+        return self.game in (Game.GOAT, Game.SEA_GOAT)
+
+    def used(self, name: str) -> bool:
+        """Whether setting ``name`` has an effect in the regulations' game (:data:`GAME_SETTINGS`)."""
+        return name in GAME_SETTINGS[self.game]
 
     def at_table(self, players: int) -> Regulations:
         """These regulations at a table of ``players`` (RULES 9.1: ``players`` is the largest table,

@@ -1,16 +1,19 @@
 """Random legal play: whole deals and partitions played by players who pick uniformly among
 their legal moves. Used by property tests, the benchmark and the demo data; the rules come
-from :class:`Deal` and :class:`Partition`, nothing is re-implemented here."""
+from :class:`Deal` and :class:`Partition` (Goat: :class:`GoatDeal` and :class:`GoatGame`),
+nothing is re-implemented here."""
 
 from __future__ import annotations
 
 import random
 
 from .deal import Deal, new_seed
+from .goat import GoatDeal, GoatGame
 from .partition import Partition
 from .regulations import Regulations
 
-__all__ = ["play_random_move", "play_random_deal", "play_timed_deal", "play_random_partition"]
+__all__ = ["play_random_move", "play_random_deal", "play_timed_deal", "play_random_partition", "play_random_goat_deal",
+           "play_random_goat_game"]
 
 
 def play_random_move(deal: Deal, rng: random.Random) -> int:
@@ -70,3 +73,30 @@ def play_random_partition(regulations: Regulations | None = None, seed: int = 0,
             play_random_deal(deal, rng)
             partition._close_if_over()
     return partition
+
+
+def play_random_goat_deal(deal: GoatDeal, rng: random.Random) -> None:
+    """Play a Goat or Sea Goat deal to its end at random: a random legal move, else a draw from
+    the bazaar while it may be drawn, else a pass."""
+    while deal.outcome is None:
+        moves = deal.legal_moves()
+        if moves:
+            move = rng.choice(moves)
+            deal.play(move.tile, move.end, second=move.second)
+        elif deal.can_draw():
+            deal.draw()
+        else:
+            deal.pass_turn()
+
+
+def play_random_goat_game(regulations: Regulations, seed: int = 0) -> GoatGame:
+    """A whole game of Goat or Sea Goat played at random from ``seed``, deal by deal, each dealt
+    from a seed drawn from the same generator (a void deal is recorded at once)."""
+    rng = random.Random(seed)
+    game = GoatGame(regulations)
+    while not game.is_over:
+        deal = game.start_deal(seed=new_seed(rng))
+        if not deal.is_void:
+            play_random_goat_deal(deal, rng)
+            game.close_if_over()
+    return game

@@ -3,7 +3,7 @@
 import pytest
 from django.core.management import call_command
 
-from scoring.models import LiveTable, Partition
+from scoring.models import LiveTable, Partition, SeatResult
 from tournaments.models import Pair, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -41,3 +41,22 @@ def test_loading_the_demo_twice_changes_nothing():
     before = snapshot()
     call_command("load_demo")
     assert snapshot() == before
+
+
+def test_the_goat_demo_is_an_individual_event_of_twelve_played_through_the_services():
+    call_command("load_demo")
+    goat = Tournament.objects.get(slug="goat")
+    assert goat.format == Tournament.Format.INDIVIDUAL and goat.rules.game == "goat"
+    assert goat.entries.count() == 12 and not goat.pairs.exists()
+    assert list(goat.tours.values_list("number", "status")) == [(1, "finished"), (2, "finished"), (3, "finished")]
+    tables = Table.objects.filter(tour__tournament=goat)
+    assert tables.count() == 9 and not tables.filter(seat4__isnull=True).exists()
+    for p in Partition.objects.filter(table__tour__tournament=goat):
+        results = list(SeatResult.objects.filter(partition=p))
+        assert p.status == "finished" and len(results) == 4
+        assert sum(r.goats for r in results) >= 1 and max(r.score for r in results) >= 101  # lose_at 101
+        assert p.changes.count() == p.deals  # one change per deal, the lead with the first
+    # Nobody sat with the same three players twice in a row: the draw avoids repeats.
+    seats = {n: [set(t) for t in tables.filter(tour__number=n).values_list("seat1", "seat2", "seat3", "seat4")]
+             for n in (1, 2, 3)}
+    assert not any(a == b for n in (1, 2) for a in seats[n] for b in seats[n + 1])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import DrawError
 
@@ -43,3 +43,16 @@ def require_known(ids: Iterable[int], known: set[int], what: str, label: str) ->
     unknown = sorted(set(ids) - known)
     if unknown:
         raise DrawError(*(f"{what} names {label} {i}, who is not in this draw." for i in unknown))
+
+
+def require_scores(scores: Mapping[int, int], known: set[int]) -> None:
+    """Refuse scores of unknown players, a player without a score, or a score not a whole number."""
+    require_known(scores, known, "The scores", "player")
+    problems = [f"Player {p} has no score." for p in sorted(known - scores.keys())]
+    problems.extend(
+        f"Player {p} has score {s!r}; scores must be whole numbers."
+        for p, s in scores.items()
+        if not isinstance(s, int)
+    )
+    if problems:
+        raise DrawError(*problems)

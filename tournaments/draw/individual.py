@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ._matching import band_for, min_cost_perfect_matching, tier_weights
-from ._validate import require_known, require_known_pairs, require_unique
+from ._validate import require_known, require_known_pairs, require_scores, require_unique
 from .errors import DrawError
 
 QUICK_BAND = 16
@@ -160,12 +160,4 @@ def _check(
     require_known_pairs(opponents, known, "The opponent history", "player")
     require_known(sit_outs, known, "The sit-out history", "player")
     if scores is not None:
-        require_known(scores, known, "The scores", "player")
-        problems = [f"Player {p} has no score." for p in sorted(known - scores.keys())]
-        problems.extend(
-            f"Player {p} has score {s!r}; scores must be whole numbers."
-            for p, s in scores.items()
-            if not isinstance(s, int)
-        )
-        if problems:
-            raise DrawError(*problems)
+        require_scores(scores, known)

@@ -4,6 +4,9 @@ from the list of meetings.
 
 "After tour N" counts the finished partitions of tours 1..N: the standings as they stood then.
 Without a tour, every finished partition counts: the live standings during a tour.
+
+Goat and Sea Goat (RULES 9.1, 9.2) sum the players' :class:`~scoring.models.SeatResult` rows of
+the finished partitions instead (a pair's: its player in seat 1 or 2; partners get the same).
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from collections import defaultdict
 from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring import engine
-from scoring.models import Partition
+from scoring.models import Partition, SeatResult
 from tournaments.models import Bye, Entry, Pair, Table, Tournament
 
-from .metrics import Row, rank
+from .metrics import Row, metrics_of, rank
 
 
 def _finished(tournament: Tournament, after_tour: int | None) -> QuerySet[Partition]:
@@ -58,10 +61,32 @@ def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str
                 row.penalties += g["penalised"]
 
 
+def _seat_sums(results: QuerySet[SeatResult], rows: dict[int, Row], column: str) -> None:
+    """Add the grouped sums of the seat ``results`` to ``rows`` by ``column`` (who they are of)."""
+    for g in results.values(column).annotate(played=Count("pk"), points=Sum("game_points"), goats=Sum("goats"),
+                                             score=Sum("score"), won=Sum("games_won")):
+        row = rows.get(g[column])
+        if row is not None:
+            row.played += g["played"]
+            row.game_points += g["points"]
+            row.goats += g["goats"]
+            row.score += g["score"]
+            row.games_won += g["won"]
+
+
+def _seat_results(tournament: Tournament, after_tour: int | None) -> QuerySet[SeatResult]:
+    return SeatResult.objects.filter(partition__in=_finished(tournament, after_tour))
+
+
 def pair_standings(tournament: Tournament, after_tour: int | None = None) -> list[Row]:
     """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
     pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
     rows = {pk: Row(pk) for pk in pairs}
+    if tournament.plays_goat:
+        results = _seat_results(tournament, after_tour)
+        _seat_sums(results.filter(seat=1), rows, "partition__table__pair_a")
+        _seat_sums(results.filter(seat=2), rows, "partition__table__pair_b")
+        return rank(rows, tournament.rules.standings, pairs, metrics_of(tournament.rules.game))
     partitions = _finished(tournament, after_tour)
     _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"})
     for a, b, winner in partitions.values_list("table__pair_a", "table__pair_b", "winner"):
@@ -77,6 +102,9 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
     """Standings of players: each gets his pair's partition results (RULES 8)."""
     players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     rows = {pk: Row(pk) for pk in players}
+    if tournament.plays_goat:
+        _seat_sums(_seat_results(tournament, after_tour), rows, "player")
+        return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules.game))
     partitions = _finished(tournament, after_tour)
     seat_of = {seat: f"table__{field}" for seat, field in zip(engine.SEATS, Table.SEAT_FIELDS)}
     _sums(partitions, rows, {seat_of[seat]: pair.lower() for pair in engine.Pair for seat in engine.seats_of(pair)})

@@ -23,6 +23,12 @@ class Row:
     points_for: int = 0
     points_against: int = 0
     penalties: int = 0
+    #: Goat and Sea Goat (RULES 9.1, 9.2), summed over the sittings: game points, games in which
+    #: he was a goat, score (Goat: charged; Sea Goat: credited), games won.
+    game_points: int = 0
+    goats: int = 0
+    score: int = 0
+    games_won: int = 0
     #: One entry per partition: the opponents' keys and whether this entrant won.
     meetings: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
     metrics: dict[str, int] = field(default_factory=dict)
@@ -110,16 +116,71 @@ class HeadToHead(Metric):
         return {r.key: sum(1 for keys, won in r.meetings if won and members.intersection(keys)) for r in group}
 
 
+class GamePoints(Metric):
+    """Goat: the game points of the online rating, summed (RULES 9.1)."""
+
+    key, name = "game_points", _("Game points")
+
+    def value(self, row, rows):
+        return row.game_points
+
+
+class Goats(Metric):
+    """Goat: the games in which he was a goat."""
+
+    key, name, higher_is_better = "goats", _("Goats"), False
+
+    def value(self, row, rows):
+        return row.goats
+
+
+class TotalScore(Metric):
+    """Goat: the points charged to him in all his games (points are bad there)."""
+
+    key, name, higher_is_better = "total_score", _("Total score"), False
+
+    def value(self, row, rows):
+        return row.score
+
+
+class GamesWon(Metric):
+    """Sea Goat: the games won (RULES 9.2)."""
+
+    key, name = "games_won", _("Games won")
+
+    def value(self, row, rows):
+        return row.games_won
+
+
+class PointsWon(Metric):
+    """Sea Goat: the points credited in all the games."""
+
+    key, name = "points_won", _("Points")
+
+    def value(self, row, rows):
+        return row.score
+
+
 METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
                                                    Penalties(), Buchholz(), HeadToHead())}
+#: The metrics of Goat and Sea Goat, in their default order (the regulations' ``standings``).
+GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamePoints(), Goats(), TotalScore())}
+SEA_GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsWon())}
 
 
-def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None) -> list[Row]:
+def metrics_of(game: str) -> dict[str, Metric]:
+    """The metrics of a game's standings (the regulations' ``game``)."""
+    return {"goat": GOAT_METRICS, "sea_goat": SEA_GOAT_METRICS}.get(game, METRICS)
+
+
+def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None,
+         metrics: dict[str, Metric] = METRICS) -> list[Row]:
     """Rows in standings order: by each metric of ``precedence`` in turn, among the rows still
     tied; rows tied on all of them share a rank. ``order`` (key -> position, e.g. start numbers)
-    lists tied rows in a stable order. Every row's ``metrics`` holds every metric's value."""
+    lists tied rows in a stable order. Every row's ``metrics`` holds every metric's value (of
+    ``metrics``: the game's, :func:`metrics_of`)."""
     precedence = list(precedence)
-    for metric in METRICS.values():
+    for metric in metrics.values():
         if metric.key != HeadToHead.key:
             for key, value in metric.values(list(rows.values()), rows).items():
                 rows[key].metrics[metric.key] = value
@@ -127,7 +188,7 @@ def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] 
     def split(group: list[Row], level: int) -> list[list[Row]]:
         if level == len(precedence) or len(group) < 2:
             return [group]
-        metric = METRICS[precedence[level]]
+        metric = metrics[precedence[level]]
         values = metric.values(group, rows)
         for row in group:
             row.metrics[metric.key] = values[row.key]
@@ -141,6 +202,7 @@ def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] 
         for row in group:
             row.rank = len(ranked) + 1
         ranked.extend(group)
-    for row in rows.values():
-        row.metrics.setdefault(HeadToHead.key, 0)
+    if HeadToHead.key in metrics:
+        for row in rows.values():
+            row.metrics.setdefault(HeadToHead.key, 0)
     return ranked

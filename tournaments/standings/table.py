@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Pair, Player, Tour, Tournament
 
 from .compute import pair_standings, player_standings
-from .metrics import METRICS, Row
+from .metrics import Row, metrics_of
 
 #: The kinds of standings: of the fixed pairs (pair events), or of the players.
 KINDS = ("pairs", "players")
@@ -58,13 +58,20 @@ CSV_NUMBERS = ("played", "wins", "losses", "byes", "points_for", "points_against
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+#: The counts of Goat and Sea Goat standings: their games are counted by the metrics.
+GOAT_COUNTS = (("played", _("Played"), True),)
+
+
 def columns(tournament: Tournament) -> list[Column]:
-    """The metrics in the tournament's precedence, then the counts, then the other metrics."""
+    """The metrics in the tournament's precedence, then the counts, then the other metrics (all
+    of the tournament's game, :func:`metrics_of`)."""
     precedence = list(tournament.rules.standings)
-    ordered = [Column(key, METRICS[key].name, n) for n, key in enumerate(precedence, 1)]
-    counts = [Column(key, name, None, narrow) for key, name, narrow in COUNTS if key not in precedence]
+    metrics = metrics_of(tournament.rules.game)
+    ordered = [Column(key, metrics[key].name, n) for n, key in enumerate(precedence, 1)]
+    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.plays_goat
+                                                                          else COUNTS) if key not in precedence]
     shown = {c.key for c in ordered + counts}
-    return ordered + counts + [Column(key, m.name) for key, m in METRICS.items() if key not in shown]
+    return ordered + counts + [Column(key, m.name) for key, m in metrics.items() if key not in shown]
 
 
 def value(row: Row, key: str) -> int:
@@ -141,15 +148,21 @@ class StandingsTable:
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
                    else [gettext("Player"), gettext("Club")])
-        writer.writerow([gettext("Rank"), *entrant, gettext("Played"), gettext("Wins"), gettext("Losses"),
-                         gettext("Byes"), gettext("Points for"), gettext("Points against"),
-                         gettext("Points difference"), gettext("Penalties"), gettext("Buchholz"),
-                         gettext("Head-to-head")])
+        if self.tournament.plays_goat:
+            # Goat and Sea Goat: the game's own numbers, in the order of the columns.
+            numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
+            writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns)])
+        else:
+            numbers = CSV_NUMBERS
+            writer.writerow([gettext("Rank"), *entrant, gettext("Played"), gettext("Wins"), gettext("Losses"),
+                             gettext("Byes"), gettext("Points for"), gettext("Points against"),
+                             gettext("Points difference"), gettext("Penalties"), gettext("Buchholz"),
+                             gettext("Head-to-head")])
         for line in self.lines:
             who = line.entrant
             cells = ([who.number, ", ".join(player_name(p) for p in who.players)] if self.kind == "pairs"
                      else [player_name(who), who.club])
-            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in CSV_NUMBERS))])
+            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in numbers))])
         return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

@@ -1,4 +1,5 @@
-"""``manage.py load_demo``: the demo logins and a demo tournament, through the real services.
+"""``manage.py load_demo``: the demo logins and the demo tournaments (sports domino, and an
+individual Goat event), through the real services.
 
 Safe to run again: what exists is left as it is.
 """
@@ -10,7 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from scoring import services as scoring_services
-from scoring.engine.simulate import play_random_partition
+from scoring.engine.simulate import play_random_goat_game, play_random_partition
 from scoring.live import play as live_play
 from scoring.protocols.confirmations import set_pin
 from tournaments import services
@@ -54,13 +55,34 @@ DEMO_PLAYERS = [
 ]
 
 
+GOAT_SLUG = "goat"
+#: The Goat event (RULES 9.1): 12 players each for himself, three tables of 4 a tour, all played.
+GOAT_PLAYED_TOURS = 3
+GOAT_PLAYERS = [
+    ("Преображенский", "Вячеслав", "Козлиная тропа", "Нижний Новгород"),
+    ("Воскресенская", "Елизавета", "Козлиная тропа", "Нижний Новгород"),
+    ("Богословский", "Аристарх", "Рыба", "Тула"),
+    ("Ширинкина-Заболоцкая", "Антонина", "Рыба", "Тула"),
+    ("Добронравов", "Всеволод", "Дуплет", "Москва"),
+    ("Старокадомский", "Евграф", "Дуплет", "Москва"),
+    ("Кондратьева", "Прасковья", "Пусто-пусто", "Владимир"),
+    ("Милославский", "Ипполит", "Пусто-пусто", "Владимир"),
+    ("Перепелицын", "Афанасий", "Шесть-шесть", "Смоленск"),
+    ("Голенищева-Кутузова", "Анастасия", "Шесть-шесть", "Смоленск"),
+    ("Ярошевский", "Владислав", "Азарт", "Калуга"),
+    ("Черноморченко", "Мстислав", "Азарт", "Калуга"),
+]
+
+
 class Command(BaseCommand):
-    help = "Create the demo logins and the demo tournament. Safe to run again."
+    help = "Create the demo logins and the demo tournaments. Safe to run again."
 
     def handle(self, *args, **options):
         users = self.users()
         if not Tournament.objects.filter(slug=DEMO_SLUG).exists():
             self.tournament(users["organiser"], users["chief"], users["referee"])
+        if not Tournament.objects.filter(slug=GOAT_SLUG).exists():
+            self.goat_tournament(users["organiser"], users["chief"], users["referee"])
 
     def users(self):
         User = get_user_model()
@@ -120,3 +142,42 @@ class Command(BaseCommand):
         for deal in game.deals[:deals]:
             scoring_services.record(referee, partition_id, "deal", {
                 "end": deal.end, "seat": deal.seat, "pips": {"A": deal.pips[0], "B": deal.pips[1]}})
+
+    @transaction.atomic
+    def goat_tournament(self, organiser, chief, referee):
+        """12 players of Goat each for himself (RULES 9.1): three tours drawn by the Goat draw and
+        recorded deal by deal through the referee's service, from randomly played games."""
+        today = datetime.date.today()
+        tournament = services.create_tournament(
+            organiser, name="Клубный турнир по «Козлу»", slug=GOAT_SLUG, venue="Нижний Новгород, клуб «Козлиная тропа»",
+            starts_on=today, ends_on=today, format=Tournament.Format.INDIVIDUAL, regulations={"game": "goat"})
+        services.add_role(organiser, tournament, chief.username, "chief_referee")
+        services.add_role(organiser, tournament, referee.username, "referee")
+        for player in GOAT_PLAYERS:
+            services.register_player(organiser, tournament, dict(zip(("last_name", "first_name", "club", "city"), player)))
+        for number in range(1, GOAT_PLAYED_TOURS + 1):
+            tour = tours.generate_tour(organiser, tournament)
+            for table in tour.tables.all():
+                services.assign_referee(organiser, table, referee)
+            tours.publish_tour(organiser, tour)
+            for table in tour.tables.order_by("number"):
+                rules = tournament.rules.at_table(len(table.players))
+                for game in range(rules.games_per_tour):
+                    self.play_goat(referee, table.partition.pk, rules, seed=number * 100 + table.number * 10 + game)
+        assert Tour.objects.filter(tournament=tournament, status=Tour.Status.FINISHED).count() == GOAT_PLAYED_TOURS
+        return tournament
+
+    @staticmethod
+    def play_goat(referee, partition_id, rules, seed):
+        """Record a game of Goat as a referee would, deal by deal in summary form, from a randomly
+        played one: its first deal with the seat that led it."""
+        game = play_random_goat_game(rules, seed=seed)
+        lead = True
+        for deal in game.deals:
+            if deal.end == "redeal":
+                scoring_services.record_goat_deal(referee, partition_id, {"end": "redeal"})
+                continue
+            data = {"end": deal.end, "seat": deal.seat, "values": {str(s): v for s, v in enumerate(deal.values, 1)}}
+            if lead:
+                data["lead"], lead = deal.leader, False
+            scoring_services.record_goat_deal(referee, partition_id, data)

@@ -1,0 +1,73 @@
+"""A sitting: the games_per_tour games of one table in one tour (RULES 9.1 "Tournament"),
+computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engine import GoatSitting, PartitionError, Regulations, RulesError
+
+
+def regs(**settings):
+    return Regulations(**{"game": "goat", "players": 2, "games_per_tour": 2, "lose_at": 20, "opening": 0, **settings})
+
+
+def test_two_games_one_after_the_other_and_their_totals():
+    sitting = GoatSitting(regs())
+    sitting.draw_lead(1)
+    sitting.record_deal("domino", 1, {2: 25})  # game 1: (0, 25), seat 2 the goat
+    assert len(sitting.games) == 2 and not sitting.is_over
+    with pytest.raises(RulesError, match="needs the seat that led it"):
+        sitting.record_deal("fish", 2, {1: 12, 2: 9})  # game 2's first deal is led by the hands
+    sitting.draw_lead(2)
+    sitting.record_deal("fish", 2, {1: 12, 2: 9})  # for_all: (12, 9)
+    sitting.record_deal("domino", 1, {2: 15})  # (12, 24): seat 2 the goat again
+    assert sitting.is_over and len(sitting.games) == 2 and sitting.deals == 3
+    totals = sitting.totals()
+    assert totals.units == ("1", "2")
+    assert totals.game_points == (10 + 9, 0)  # (100 - 0) / 10, then (100 - 12) / 10 = 8.8 -> 9
+    assert totals.goats == (0, 2)
+    assert totals.scores == (12, 49)
+    assert totals.games_won == (0, 0)
+    with pytest.raises(PartitionError, match="all 2 games of the sitting are played"):
+        sitting.record_redeal()
+
+
+def test_a_sitting_round_trips_and_a_stored_one_is_checked():
+    sitting = GoatSitting(regs(games_per_tour=3))
+    sitting.draw_lead(2)
+    sitting.record_redeal()
+    sitting.record_deal("domino", 2, {1: 30})
+    again = GoatSitting.from_dict(sitting.to_dict())
+    assert again.to_dict() == sitting.to_dict()
+    assert len(again.games) == 2 and again.deals == 2
+    assert again.totals().game_points == (0, 10)
+    stored = sitting.to_dict()
+    with pytest.raises(RulesError, match="at most 3 games"):
+        GoatSitting.from_dict({**stored, "games": stored["games"] * 2})
+    with pytest.raises(RulesError, match="game 1 is not over"):
+        GoatSitting.from_dict({**stored, "games": [stored["games"][1], stored["games"][1]]})
+
+
+def test_sea_goat_counts_games_won():
+    sitting = GoatSitting(Regulations(game="sea_goat", games_per_tour=1, target=30, opening=0))
+    sitting.draw_lead(1)
+    sitting.record_deal("domino", 1, {2: 12, 3: 0, 4: 20})  # pair A credited 32: target reached
+    assert sitting.is_over
+    totals = sitting.totals()
+    assert totals.units == ("A", "B")
+    assert totals.games_won == (1, 0) and totals.scores == (32, 0) and totals.game_points == (1, 0)
+
+
+def test_only_goat_and_sea_goat_have_sittings():
+    with pytest.raises(RulesError, match="a sitting is of Goat or Sea Goat"):
+        GoatSitting(Regulations())
+
+
+def test_each_game_uses_its_own_settings():
+    sports, goat, sea = Regulations(), Regulations(game="goat"), Regulations(game="sea_goat")
+    assert sports.used("direction") and not goat.used("direction") and not sea.used("direction")
+    assert goat.used("lose_at") and goat.used("fish") and not goat.used("target")
+    assert sea.used("target") and sea.used("reset_others") and not sea.used("lose_at")
+    assert all(r.used("standings") and r.used("penalty_points") for r in (sports, goat, sea))
+    assert not sports.used("games_per_tour")
