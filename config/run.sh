@@ -17,12 +17,14 @@ trap stop EXIT                # one of them died: stop the others, keep the fail
 
 # Two workers (config/settings.py, CLOCK_QUEUE): the clocks' (move timers and the beat's sweep,
 # each on its own queue) and the jobs' (PDF batches, clean-ups), so a batch never delays a timeout.
+# The clocks' worker and the beat log warnings only: at INFO they write three lines a second (the
+# sweep), and every timeout is in the partition's audit trail anyway.
 QUEUE=${CELERY_TASK_DEFAULT_QUEUE:-domino}
-"$BIN/celery" -A config worker --loglevel=info --concurrency=2 -n "clock@%h" -Q "$QUEUE.clock,$QUEUE.sweep" &
+"$BIN/celery" -A config worker --loglevel=warning --concurrency=2 -n "clock@%h" -Q "$QUEUE.clock,$QUEUE.sweep" &
 "$BIN/celery" -A config worker --loglevel=info --concurrency=2 -n "jobs@%h" -Q "$QUEUE" &
 # The periodic tasks (CELERY_BEAT_SCHEDULE): one beat only, or each would send them. Its schedule
 # file is in VAR_DIR (CELERY_BEAT_SCHEDULE_FILENAME).
-"$BIN/celery" -A config beat --loglevel=info &
+"$BIN/celery" -A config beat --loglevel=warning &
 # The production server, not runserver: runserver queues only 10 connections, and with many
 # clients at once it resets the rest. ASGI (config/asgi.py): a live screen holds its connection
 # open for hours (scoring/live/sse.py), which an event loop affords and a thread per connection

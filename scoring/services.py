@@ -54,7 +54,7 @@ def engine_partition(partition: Partition) -> engine.Partition:
     return engine.Partition(rules)
 
 
-def _store(partition: Partition, game: engine.Partition) -> None:
+def store_state(partition: Partition, game: engine.Partition) -> None:
     """Copy the engine's state and result into the row (not saved)."""
     decision = game.decision
     partition.state = game.to_dict()
@@ -182,7 +182,7 @@ def _check_deal_count(deals: int) -> None:
         raise ValidationError(_("A partition has at most %(count)s deals.") % {"count": settings.PARTITION_MAX_DEALS})
 
 
-def _engine_error(error: engine.RulesError) -> ValidationError:
+def engine_error(error: engine.RulesError) -> ValidationError:
     """The engine's refusal, in the user's language."""
     return ValidationError(error.translate(_))
 
@@ -210,8 +210,8 @@ def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, ver
         try:
             operation(game, data)
         except engine.RulesError as error:
-            raise _engine_error(error) from None
-        _store(partition, game)
+            raise engine_error(error) from None
+        store_state(partition, game)
 
     return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
                    address=address, chief=action in CHIEF_ONLY)
@@ -232,7 +232,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     try:
         game, _pairs = engine.read_protocol({"regulations": rules.to_dict(), **document})
     except engine.RulesError as error:
-        raise _engine_error(error) from None
+        raise engine_error(error) from None
     if game.regulations != rules:
         raise ValidationError(_("The protocol's regulations differ from the tournament's: leave them out to use "
                                 "the tournament's."))
@@ -247,7 +247,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
         if p.version:
             raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
                                     "giving a reason."))
-        _store(p, game)
+        store_state(p, game)
 
     return _change(user, partition_id, "import", data, apply, version=version, idempotency_key=idempotency_key,
                    address=address)
@@ -259,7 +259,7 @@ def correct(user, partition_id: int, game: engine.Partition, *, reason: str, ver
     with the reason; the old versions stay readable in its changes."""
     if not (reason or "").strip():
         raise ValidationError(_("A correction needs a reason."))
-    return _change(user, partition_id, "correction", data or {"state": game.to_dict()}, lambda p: _store(p, game),
+    return _change(user, partition_id, "correction", data or {"state": game.to_dict()}, lambda p: store_state(p, game),
                    version=version, idempotency_key=idempotency_key, address=address, reason=reason.strip(),
                    chief=True)
 
@@ -285,7 +285,7 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
     try:
         corrected = engine.Partition.from_dict(stored)
     except engine.RulesError as error:
-        raise _engine_error(error) from None
+        raise engine_error(error) from None
     return correct(user, partition_id, corrected, reason=reason, version=version, idempotency_key=idempotency_key,
                    address=address, data={"deal": number, **dict(deal)})
 
@@ -416,7 +416,7 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
             else:
                 sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
         except engine.RulesError as error:
-            raise _engine_error(error) from None
+            raise engine_error(error) from None
         _store_sitting(partition, sitting)
 
     return _change(user, partition_id, "goat_deal", deal, apply, version=version, idempotency_key=idempotency_key,

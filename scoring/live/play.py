@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import _engine_error, _store, append, engine_partition, result_summary
+from scoring.services import append, engine_error, engine_partition, result_summary, store_state
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -131,7 +131,7 @@ class _Step:
         return self._game
 
     def refused(self, error: engine.RulesError) -> ValidationError:
-        return _engine_error(error)
+        return engine_error(error)
 
     def record(self, action: str, data: Mapping[str, Any]) -> None:
         """Append one audit entry (a new version) for what was just done to the engine's
@@ -141,7 +141,7 @@ class _Step:
         game = self.game
         partition.version += 1
         if len(game.events) != self.events_before or game.current is None:
-            _store(partition, game)
+            store_state(partition, game)
             self.events_before = len(game.events)
             partition.save()
         else:  # a move within the deal: the rest of the state, which grows with the deals, stays

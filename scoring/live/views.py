@@ -65,6 +65,8 @@ def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Part
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no such table."))
+    if tour.tournament.plays_goat:  # its live table (with the bazaar) is not built yet
+        raise Http404(_("A Goat table is not shown live: its deals are on its score sheet."))
     return _caught_up(partition)
 
 
@@ -453,6 +455,8 @@ def _visible_tour(request: HttpRequest, slug: str, number: int) -> Tour:
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no tour %(number)s.") % {"number": number})
+    if tour.tournament.plays_goat:  # its tiles of 2 to 4 players are not built yet
+        raise Http404(_("The hall screen does not show Goat tables: see the tour's draw."))
     return tour
 
 
@@ -483,6 +487,8 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
 def _chief_tour(tournament, number: int) -> Tour:
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     tour.tournament = tournament  # read once already
+    if tournament.plays_goat:  # like the hall, it does not show tables of 2 to 4 players yet
+        raise Http404(_("The chief referee's view does not show Goat tables: see the tour's draw."))
     return tour
 
 

@@ -152,3 +152,28 @@ def test_my_tables_shows_a_goat_tables_players(client, goat):
     page = text(client.get("/en/referee/"))
     names = [p.last_name for p in goat["table"].players]
     assert f"1 · {names[0]} 2 · {names[1]} 3 · {names[2]}" in page and "1 deal" in page
+
+
+def test_no_page_of_a_table_of_three_fails(client, goat):
+    """Phase 2 builds the live Goat table, its hall tile and its protocol; until then each of
+    those pages of a table of three players answers a clear refusal, never a server error."""
+    partition = goat["table"].partition
+    base = "/tournaments/goat/tours/1/tables/1/"
+    paths = [base + page for page in ("sheet/", "sheet/import/", "sheet/protocol.json", "sheet/history/",
+                                      "sheet/history/1/", "sheet/deals/1/correct/", "live/", "live/fragment/",
+                                      "play/", "play/fragment/", "referee/", "referee/fragment/", "protocol/")]
+    paths += ["/tournaments/goat/tours/1/hall/", "/tournaments/goat/tours/1/hall/fragment/",
+              "/tournaments/goat/manage/tours/1/chief/", "/tournaments/goat/manage/tours/1/chief/fragment/",
+              "/tournaments/goat/manage/tours/1/", "/tournaments/goat/manage/tours/1/print/",
+              "/tournaments/goat/protocol/", "/tournaments/goat/protocol/pdf/", "/tournaments/goat/tours/1/protocol/",
+              "/tournaments/goat/tours/1/protocol/pdf/", "/tournaments/goat/tours/1/protocols/",
+              "/tournaments/goat/tours/1/tables/1/protocol/pdf/", "/tournaments/goat/tours/1/tables/1/protocol/confirm/",
+              "/tournaments/goat/standings/", "/tournaments/goat/standings/csv/", "/tournaments/goat/tours/1/",
+              "/api/tournaments/goat/tours/1/", "/api/tournaments/goat/tours/1/tables/1/",
+              *(f"/api/partitions/{partition.pk}/{page}" for page in ("", "changes/", "export/", "live/"))]
+    client.raise_request_exception = False
+    for signed_in in (False, True):
+        if signed_in:
+            client.force_login(goat["org"])
+        failed = {path: status for path in paths if (status := client.get(path).status_code) >= 500}
+        assert not failed, failed
