@@ -1,5 +1,5 @@
 """The organiser records a game of Goat at a table of three (a bazaar of 7 tiles, RULES 9.1) on
-the Goat score sheet on his phone, deal by deal, and the public standings then show each
+the Goat score sheet on his phone, deal by deal (a void first deal among them), and the public standings then show each
 player's game points, goats and total score, on a desktop screen.
 
 Debian's Chromium (/usr/bin/chromium) driven by Playwright; without it the test is skipped,
@@ -87,28 +87,35 @@ def test_the_organiser_records_a_goat_game_with_a_bazaar_and_reads_the_standings
         expect(page.locator("form.deal-form")).to_contain_text(f"{number}. {player}")
 
     # Opening 13, fish for all (the defaults); scores as (seat 1, seat 2, seat 3).
-    # Deal 1, led by seat 1 (he holds 1-1): seat 1 makes domino. Seat 2 holds 12: under 13,
+    # Deal 1: seat 2 is dealt five doubles, a redeal before anybody led: nothing scored, and the
+    # deal dealt again is led by its own hands, so the sheet still asks who led.
+    record_deal(page, expect, 1, "Пересдача (кон недействителен)")
+    assert deal_row(page, 1) == ["1", "—", "Пересдача", "—", "—", "—", "0", "0", "0"]
+    expect(page.locator("form.deal-form").get_by_label("Кто заходил в первом коне партии")).to_be_visible()
+
+    # Deal 2, led by seat 1 (he holds 1-1): seat 1 makes domino. Seat 2 holds 12: under 13,
     # memorised, his score stays closed; seat 3 holds 20: opens. Scores 0, 0, 20.
-    record_deal(page, expect, 1, "Домино", lead=1, seat=1, values={2: 12, 3: 20})
-    assert deal_row(page, 1) == ["1", "1", "Домино · 1", "0", "12", "20", "0", "0", "20"]
+    record_deal(page, expect, 2, "Домино", lead=1, seat=1, values={2: 12, 3: 20})
+    assert deal_row(page, 2) == ["2", "1", "Домино · 1", "0", "12", "20", "0", "0", "20"]
+    expect(page.locator(".leader")).to_contain_text("Заходит: место 1")
+    expect(page.locator("form.deal-form").get_by_label("Кто заходил в первом коне партии")).to_have_count(0)
+
+    # Deal 3: six tiles of one number in a hand, a redeal: nothing scored, seat 1 leads again.
+    record_deal(page, expect, 3, "Пересдача (кон недействителен)")
+    assert deal_row(page, 3) == ["3", "1", "Пересдача", "—", "—", "—", "0", "0", "20"]
     expect(page.locator(".leader")).to_contain_text("Заходит: место 1")
 
-    # Deal 2: a hand of five doubles, a redeal: nothing scored, seat 1 leads again.
-    record_deal(page, expect, 2, "Пересдача (кон недействителен)")
-    assert deal_row(page, 2) == ["2", "1", "Пересдача", "—", "—", "—", "0", "0", "20"]
-    expect(page.locator(".leader")).to_contain_text("Заходит: место 1")
-
-    # Deal 3: seat 2 places the tile that makes fish (nothing fits, the bazaar is empty); fish
+    # Deal 4: seat 2 places the tile that makes fish (nothing fits, the bazaar is empty); fish
     # for all charges every hand. Seat 1's 5 is memorised; seat 2's 15 opens him with his 12
     # memorised: 27; seat 3, open, 20 + 8 = 28. Scores 0, 27, 28; seat 2 leads next.
-    record_deal(page, expect, 3, "Рыба", seat=2, values={1: 5, 2: 15, 3: 8})
-    assert deal_row(page, 3) == ["3", "1", "Рыба · 2", "5", "15", "8", "0", "27", "28"]
+    record_deal(page, expect, 4, "Рыба", seat=2, values={1: 5, 2: 15, 3: 8})
+    assert deal_row(page, 4) == ["4", "1", "Рыба · 2", "5", "15", "8", "0", "27", "28"]
     expect(page.locator(".leader")).to_contain_text("Заходит: место 2")
 
-    # Deal 4, led by seat 2: he makes domino. Seat 1's 10 is memorised again (5 + 10 = 15, never
+    # Deal 5, led by seat 2: he makes domino. Seat 1's 10 is memorised again (5 + 10 = 15, never
     # counted); seat 3: 28 + 14 = 42, at 40 or more: the goat, and the game is over.
-    record_deal(page, expect, 4, "Домино", seat=2, values={1: 10, 3: 14})
-    assert deal_row(page, 4) == ["4", "2", "Домино · 2", "10", "0", "14", "0", "27", "42"]
+    record_deal(page, expect, 5, "Домино", seat=2, values={1: 10, 3: 14})
+    assert deal_row(page, 5) == ["5", "2", "Домино · 2", "10", "0", "14", "0", "27", "42"]
     # Game points (100 - score) / 10 rounded half up, the goat 0: 10, 7 (7.3), 0.
     expect(page.get_by_role("heading", name="Партия 1 из 1 · окончена")).to_be_visible()
     expect(page.locator(".verdict")).to_have_text("Игровые очки: 10 · 7 · 0 · козёл: 3")
@@ -117,7 +124,7 @@ def test_the_organiser_records_a_goat_game_with_a_bazaar_and_reads_the_standings
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path="/tmp/goat-sheet-phone.png", full_page=True)
     partition = Partition.objects.get(table=table)
-    assert (partition.status, partition.deals) == ("finished", 4)
+    assert (partition.status, partition.deals) == ("finished", 5)
     results = {r.seat: (r.game_points, r.goats, r.score) for r in partition.seat_results.all()}
     assert results == {1: (10, 0, 0), 2: (7, 0, 27), 3: (0, 1, 42)}
     context.close()
