@@ -559,6 +559,7 @@ class _State:
     time_expired: tuple[Expiry, int] | None = None  # as in a partition: (when, deal number)
     decision: GameDecision | None = None
     timeout: tuple[int, Seat] | None = None  # (deal, seat) of a lapse with move_timeout forfeit
+    lead_at: int | None = None  # how many deals were recorded when the first leader was
 
 
 class GoatGame:
@@ -628,6 +629,14 @@ class GoatGame:
         return self._state.next_leader
 
     @property
+    def needs_lead(self) -> bool:
+        """Whether the leader of the coming deal, a first deal of the game, is still to be recorded
+        (:meth:`draw_lead`): nobody has led yet, or only void deals were recorded since (a redeal
+        is led by its own hands, RULES 9.1)."""
+        s = self._state
+        return s.next_leader is None and s.lead_at != len(s.deals)
+
+    @property
     def decision(self) -> GameDecision | None:
         return self._state.decision
 
@@ -679,7 +688,7 @@ class GoatGame:
     def _copy_state(self) -> _State:
         s = self._state
         return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
-                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout)
+                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout, s.lead_at)
 
     def _apply(self, event: Mapping[str, Any]) -> Any:
         handler = getattr(self, f"_on_{event.get('type')}", None)
@@ -701,14 +710,16 @@ class GoatGame:
 
     def draw_lead(self, seat: Seat) -> None:
         """Record who leads the first deal of the game, when it is recorded in summary form (a
-        deal played move by move finds its leader in the hands, RULES 9.1)."""
+        deal played move by move finds its leader in the hands, RULES 9.1); after a void first
+        deal, who leads the one dealt again."""
         self._event({"type": "lead", "seat": seat})
 
     def _on_lead(self, event: Mapping[str, Any]) -> None:
         s = self._state
-        if s.first_leader is not None or s.deals:
+        if not self.needs_lead:
             raise PartitionError(gettext_noop("the leader of the first deal is already known"))
         s.first_leader = self._check_seat(event.get("seat"))
+        s.lead_at = len(s.deals)
 
     def start_deal(self, seed: int | str | None = None,
                    hands: Sequence[Sequence[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDeal:

@@ -365,6 +365,27 @@ def test_a_paper_redeal_scores_nothing_and_keeps_the_lead():
     assert game.scores == (33, 0) and game.memo == (0, 4)  # seat 1 is open: his 3 counts at once
 
 
+def test_a_void_first_deal_leaves_the_lead_to_the_deal_dealt_again():
+    # Recorded before anybody led: the deal dealt again is led by its own hands (RULES 9.1).
+    game = GoatGame(regs(players=3))
+    game.record_redeal()
+    assert game.needs_lead and game.deals[0].leader is None
+    game.draw_lead(3)
+    assert not game.needs_lead
+    with pytest.raises(RulesError, match="already known"):
+        game.draw_lead(1)
+    game.record_deal("domino", 3, {1: 20, 2: 14})
+    assert game.deals[1].leader == 3 and game.scores == (20, 14, 0) and not game.needs_lead
+    with pytest.raises(RulesError, match="already known"):
+        game.draw_lead(1)  # a later deal is led by the last one's domino maker
+    # Led, then void: the new hands may give the lead to another seat.
+    game = GoatGame(regs(players=3), first_leader=1)
+    game.record_redeal()
+    game.draw_lead(2)
+    game.record_deal("fish", 2, {1: 13, 2: 13, 3: 13})
+    assert [d.leader for d in game.deals] == [1, 2] and game.scores == (13, 13, 13)
+
+
 @pytest.mark.parametrize("deal,message", [
     (("domino", 1, {2: 5, 3: 1}), "values are given by seat \"1\" to \"2\""),
     (("domino", 1, {1: 3, 2: 5}), "seat 1 made domino: his hand is empty"),
