@@ -352,7 +352,7 @@ def engine_sitting(partition: Partition) -> engine.GoatSitting:
     return engine.GoatSitting(table.tour.tournament.rules.at_table(seated))
 
 
-def _store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
+def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
     """Copy the sitting into the row (not saved); once it is over, write each player's
     :class:`~scoring.models.SeatResult`."""
     partition.state = sitting.to_dict()
@@ -417,7 +417,7 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
                 sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
         except engine.RulesError as error:
             raise engine_error(error) from None
-        _store_sitting(partition, sitting)
+        store_sitting(partition, sitting)
 
     return _change(user, partition_id, "goat_deal", deal, apply, version=version, idempotency_key=idempotency_key,
                    address=address)

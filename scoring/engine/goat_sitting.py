@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .errors import PartitionError, RulesError, gettext_noop
-from .goat import GoatDealRecord, GoatGame
-from .regulations import Regulations
+from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
+from .partition import Awaited
+from .regulations import MoveTimeout, Regulations
 from .tiles import Tile, TileIndex, TileMask
-from .vocabulary import GoatEnd, Seat, Unit
+from .vocabulary import GoatEnd, Seat, Side, Unit, ViolationCode
 
 __all__ = ["GoatSitting", "SittingTotals"]
 
@@ -59,7 +60,12 @@ class GoatSitting:
 
     @property
     def is_over(self) -> bool:
-        return len(self.games) == self.regulations.games_per_tour and self.game.is_over
+        return self.game.is_over and not self._more()
+
+    def _more(self) -> bool:
+        """Whether another game follows the one being played: the sitting has fewer than
+        ``games_per_tour`` and the table's time has not run out (RULES 5, 9)."""
+        return len(self.games) < self.regulations.games_per_tour and self.game.time_expired is None
 
     @property
     def deals(self) -> int:
@@ -92,9 +98,12 @@ class GoatSitting:
 
     def _after(self, record: GoatDealRecord) -> GoatDealRecord:
         """Start the next game when this deal ended one and the sitting has more to play."""
-        if self.game.is_over and len(self.games) < self.regulations.games_per_tour:
-            self.games.append(GoatGame(self.regulations))
+        self._next_game()
         return record
+
+    def _next_game(self) -> None:
+        if self.game.is_over and self._more():
+            self.games.append(GoatGame(self.regulations))
 
     def draw_lead(self, seat: Seat) -> None:
         """The seat that leads the first deal of the game being played (RULES 9.1: by the hands)."""
@@ -108,6 +117,64 @@ class GoatSitting:
     def record_redeal(self, hands: list[list[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDealRecord:
         """A void deal of the game being played (:meth:`GoatGame.record_redeal`)."""
         return self._after(self._open_game().record_redeal(hands))
+
+    # -- playing move by move (a live table) ----------------------------------------------------
+
+    @property
+    def current(self) -> GoatDeal | None:
+        """The deal being played move by move, if any."""
+        return self.game.current
+
+    def awaited(self) -> Awaited | None:
+        """The move a live table's clock is timing (RULES 6; drawing is part of the move), as
+        :meth:`Partition.awaited <scoring.engine.partition.Partition.awaited>`; the lapses are
+        counted by the table."""
+        deal = self.game.current
+        if deal is None or deal.is_over:
+            return None
+        return Awaited(self.deals + 1, len(deal.moves), deal.to_move, deal.allowance(), 0)
+
+    def start_deal(self, seed: int | str) -> GoatDeal:
+        """Deal the next deal of the game being played from ``seed`` (:meth:`GoatGame.start_deal`);
+        a void deal is recorded at once: deal again."""
+        deal = self._open_game().start_deal(seed=seed)
+        if deal.is_void:
+            self._after(self.game.deals[-1])
+        return deal
+
+    def draw(self, seat: Seat) -> Tile:
+        """The player to move takes the next tile of the bazaar (:meth:`GoatDeal.draw`)."""
+        return self._open_game().draw(seat=seat)
+
+    def play(self, tile: Tile | TileIndex | str, end: Side | str | None, seat: Seat,
+             second: Tile | TileIndex | str | None = None) -> GoatDealRecord | None:
+        """Play a tile; returns the deal's record if it ended (and starts the next game if that
+        ended one)."""
+        record = self._open_game().play(tile, end, seat, second)
+        return None if record is None else self._after(record)
+
+    def pass_turn(self, seat: Seat) -> GoatDealRecord | None:
+        """Pass, when the engine allows it (nothing fits and the bazaar may not be drawn)."""
+        record = self._open_game().pass_turn(seat)
+        return None if record is None else self._after(record)
+
+    def record_lapse(self, seat: Seat, repeated: bool) -> GamePenalty | None:
+        """The move clock of ``seat`` (the player to move) ran out (RULES 6, 9.1): with
+        ``move_timeout`` forfeit the game ends; otherwise the first lapse is a warning (nothing to
+        record here) and a ``repeated`` one a penalty. Returns the penalty written, if any."""
+        game = self._open_game()
+        if game.current is None or game.current.to_move != seat:
+            raise PartitionError(gettext_noop("the clock runs for nobody at seat %(seat)s"), seat=seat)
+        if self.regulations.move_timeout == MoveTimeout.FORFEIT:
+            game.time_out(seat)
+            self._next_game()
+            return None
+        return game.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
+
+    def expire_time(self, during_deal: bool) -> None:
+        """The table's time ran out (RULES 5, 9): the game being played ends (after the deal
+        being played), and it is the sitting's last."""
+        self._open_game().expire_time(during_deal)
 
     # -- storing -------------------------------------------------------------------------------
 
@@ -138,6 +205,5 @@ class GoatSitting:
                 raise PartitionError(gettext_noop("game %(n)s is not over, yet another game follows it"), n=k)
             games.append(played)
         sitting.games = games
-        if sitting.game.is_over and len(games) < sitting.regulations.games_per_tour:
-            games.append(GoatGame(sitting.regulations))
+        sitting._next_game()
         return sitting

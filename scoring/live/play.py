@@ -38,7 +38,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import append, engine_error, engine_partition, result_summary, store_state
+from scoring.services import (append, engine_error, engine_partition, engine_sitting, result_summary, store_sitting,
+                              store_state)
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -114,6 +115,8 @@ class _Step:
     def __init__(self, partition: Partition, live: LiveTable, actor: Actor, now: datetime.datetime) -> None:
         self.partition, self.live, self.actor, self.now = partition, live, actor, now
         self._game: engine.Partition | None = None
+        self._sitting: engine.GoatSitting | None = None
+        self.goat = _rules(partition).is_goat  # a Goat or Sea Goat table: its engine is a sitting
         self.events_before = 0
         self.before = result_summary(partition)
         self.done: list[str] = []  # the actions recorded, in order
@@ -130,6 +133,30 @@ class _Step:
             self.events_before = len(self._game.events)
         return self._game
 
+    @property
+    def sitting(self) -> engine.GoatSitting:
+        """The engine's sitting of a Goat table (as this step left it)."""
+        if self._sitting is None:
+            self._sitting = engine_sitting(self.partition)
+        return self._sitting
+
+    @property
+    def read(self) -> bool:
+        """Whether the engine's state was read by this step."""
+        return (self._sitting if self.goat else self._game) is not None
+
+    def played(self) -> engine.Partition | engine.GoatSitting:
+        """The engine's state of the table, whatever its game."""
+        return self.sitting if self.goat else self.game
+
+    def awaited(self) -> engine.Awaited | None:
+        return self.played().awaited()
+
+    @property
+    def seats(self) -> int:
+        """How many players the table seats."""
+        return self.sitting.regulations.players if self.goat else len(engine.SEATS)
+
     def refused(self, error: engine.RulesError) -> ValidationError:
         return engine_error(error)
 
@@ -138,8 +165,16 @@ class _Step:
         partition. The finished deals' state is rewritten only when the engine's events changed;
         the moves are in the entries' data."""
         partition = self.partition
-        game = self.game
         partition.version += 1
+        if self.goat:
+            store_sitting(partition, self.sitting)  # small: the whole sitting, each time
+            partition.save()
+            append(partition, action, data, user=self.actor.user, address=self.actor.address, before=self.before,
+                   keep_state=partition.is_finished)
+            self.before = result_summary(partition)
+            self.done.append(action)
+            return
+        game = self.game
         if len(game.events) != self.events_before or game.current is None:
             store_state(partition, game)
             self.events_before = len(game.events)
@@ -158,7 +193,7 @@ class _Step:
         """The one event of this transaction, for the live screens: the table as the public sees
         it, and every action recorded. Last, after every other lock (scoring.live.events)."""
         if self.done:
-            events.announce(self.partition, self.done[-1], table_state(self.partition, game=self.game),
+            events.announce(self.partition, self.done[-1], table_state(self.partition, game=self.played()),
                             actions=self.done)
 
 
@@ -212,6 +247,9 @@ def _catch_up(step: _Step, by: str) -> bool:
 
 def _no_show(step: _Step) -> None:
     live = step.live
+    if step.goat:  # the Goat engine has no no-show: the referee sees who is missing
+        live.no_show_deadline = None
+        return
     absent = [pair for pair in engine.Pair if not set(engine.seats_of(pair)) <= set(live.present)]
     live.no_show_deadline = None
     if not absent:
@@ -225,8 +263,9 @@ def _no_show(step: _Step) -> None:
 
 
 def _time_runs_out(step: _Step) -> None:
-    live, game = step.live, step.game
+    live = step.live
     live.time_deadline = None
+    game = step.played()
     during = game.current is not None or (live.mode == LiveTable.Mode.CLOCK and live.seat is not None)
     try:
         game.expire_time(during)
@@ -240,6 +279,7 @@ def _lapse(step: _Step, by: str) -> None:
     live, partition = step.live, step.partition
     assert live.deadline is not None and live.seat is not None
     deadline, seat, number = live.deadline, live.seat, live.lapses + 1
+    repeated = step.goat and ClockLapse.objects.filter(partition=partition, seat=seat).exists()
     try:
         with transaction.atomic():
             ClockLapse.objects.create(partition=partition, turn=live.turn, lapse=number, seat=seat, deadline=deadline,
@@ -247,6 +287,9 @@ def _lapse(step: _Step, by: str) -> None:
     except IntegrityError:  # recorded already (unreachable under the row lock; the constraint is the proof)
         live.lapses = number
         live.deadline = clock.move_deadline(live)
+        return
+    if step.goat:
+        _goat_lapse(step, by, deadline, seat, number, repeated)
         return
     game = step.game
     if live.mode == LiveTable.Mode.CLOCK:
@@ -257,6 +300,24 @@ def _lapse(step: _Step, by: str) -> None:
     live.deadline = clock.move_deadline(live)
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
                             "violation": violation.id, "consequence": violation.consequence, "by": by})
+
+
+def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, number: int, repeated: bool) -> None:
+    """A Goat player's move clock ran out (RULES 6, 9.1): a warning, then a penalty charged to
+    him; with ``move_timeout`` forfeit the game ends, and the sitting's next one is dealt."""
+    live, sitting = step.live, step.sitting
+    try:
+        penalty = sitting.record_lapse(seat, repeated)
+    except engine.RulesError as error:
+        raise step.refused(error) from None
+    live.lapses = number
+    live.deadline = clock.move_deadline(live)
+    forfeit = sitting.regulations.move_timeout == engine.MoveTimeout.FORFEIT
+    consequence = "forfeit" if forfeit else "penalty" if penalty is not None else "warning"
+    step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
+                            "consequence": consequence, "by": by})
+    if forfeit and not sitting.is_over and live.mode == LiveTable.Mode.DIGITAL:
+        _deal(step)
 
 
 def _new_turn(live: LiveTable, seat: int | None, allowance: int | None, now: datetime.datetime) -> None:
@@ -273,8 +334,8 @@ def _arm(step: _Step) -> None:
         if live.seat is not None:
             _new_turn(live, None, None, step.now)
         return
-    if live.mode != LiveTable.Mode.CLOCK and step._game is not None:
-        awaited = step.game.awaited()
+    if live.mode != LiveTable.Mode.CLOCK and step.read:
+        awaited = step.awaited()
         if awaited is None:
             if live.seat is not None:
                 _new_turn(live, None, None, step.now)
@@ -376,7 +437,7 @@ def start_tour(user, tour: Tour) -> Tour:
             partition.table = table
             table.tour = tour
             step = _Step(partition, live, Actor(user), now)
-            step.game  # a new partition under the tournament's regulations
+            step.played()  # a new partition (a sitting) under the tournament's regulations
             step.record("live", {"mode": live.mode, "no_show_deadline": deadline.isoformat()})
             step.announce()
     return tour
@@ -439,7 +500,9 @@ def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = 
         if holder.locked_until is not None and holder.locked_until > step.now:
             raise ValidationError(_("Too many wrong PINs for this seat: wait %(minutes)s minutes or ask the "
                                     "referee.") % {"minutes": settings.PIN_LOCK_MINUTES})
-        player = step.partition.table.seats[seat - 1]
+        player = getattr(step.partition.table, f"seat{seat}")
+        if player is None:
+            raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": seat})
         if not player.pin or not check_password(pin, player.pin):
             holder.failures += 1
             if holder.failures >= settings.PIN_FAILURE_LIMIT:
@@ -484,9 +547,11 @@ def _present(step: _Step, seat: int) -> None:
     if seat not in live.present:
         live.present = sorted([*live.present, seat])
         step.record("check_in", {"seat": seat})
-    if len(live.present) == 4 and live.no_show_deadline is not None:
+    if len(live.present) == step.seats and live.no_show_deadline is not None:
         live.no_show_deadline = None
-        if live.mode == LiveTable.Mode.DIGITAL and not step.game.deals and step.game.current is None:
+        if live.mode == LiveTable.Mode.DIGITAL and step.goat and not step.sitting.deals and step.sitting.current is None:
+            _deal(step)  # RULES 9.1: the first deal is led by its hands
+        elif live.mode == LiveTable.Mode.DIGITAL and not step.game.deals and step.game.current is None:
             step.game.draw_lead(secrets.choice(engine.SEATS))  # RULES 3: the server draws the lead
             step.record("lead", {"seat": step.game.first_leader, "by": "draw"})
             _deal(step)
@@ -496,7 +561,12 @@ def check_in(user, partition_id: int, seat: int, *, address: str | None = None) 
     """The referee ticks a player present."""
     if seat not in engine.SEATS:
         raise ValidationError(_("A seat is 1 to 4."))
-    return _change(partition_id, Actor(user, address=address), _referee, lambda step: _present(step, seat))
+    def act(step: _Step) -> None:
+        if seat > step.seats:
+            raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": seat})
+        _present(step, seat)
+
+    return _change(partition_id, Actor(user, address=address), _referee, act)
 
 
 def postpone_no_show(user, partition_id: int, minutes: int, *, address: str | None = None) -> Partition:
@@ -515,7 +585,18 @@ def postpone_no_show(user, partition_id: int, minutes: int, *, address: str | No
 
 
 def _deal(step: _Step) -> None:
-    """A digital table deals the next deal from a fresh secret seed (shown once it is over)."""
+    """A digital table deals the next deal from a fresh secret seed (shown once it is over); at a
+    Goat table a void deal is recorded and dealt again (RULES 9.1)."""
+    if step.goat:
+        while True:
+            try:
+                goat_deal = step.sitting.start_deal(seed=str(new_seed()))
+            except engine.RulesError as error:
+                raise step.refused(error) from None
+            step.record("redeal" if goat_deal.is_void else "deal_start",
+                        {"deal": step.sitting.deals + (0 if goat_deal.is_void else 1), "leader": goat_deal.leader})
+            if not goat_deal.is_void:
+                return
     try:
         deal = step.game.start_deal(seed=str(new_seed()))
     except engine.RulesError as error:
@@ -577,17 +658,10 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
     if end not in (None, *engine.Side):
         raise ValidationError(_("A tile goes on the left or the right end."))
 
-    def check(step: _Step) -> None:
-        _mode(step, LiveTable.Mode.DIGITAL, LiveTable.Mode.REFEREED)
-        _playing(step)
-        if can_referee(actor.user, step.partition.table):
-            return
-        if step.live.mode == LiveTable.Mode.DIGITAL and step.live.seat in seats_held(step.partition.pk, actor.token):
-            return
-        raise PermissionDenied(_("It is not your move: only the player to move, from the device holding his seat, "
-                                 "or the referee may play it."))
-
     def act(step: _Step) -> None:
+        if step.goat:
+            _goat_move(step, turn, tile, end)
+            return
         live, game = step.live, step.game
         seat = live.seat
         if seat is None or game.current is None:
@@ -611,7 +685,66 @@ def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None,
         if ended and live.mode == LiveTable.Mode.DIGITAL and not game.is_over:
             _deal(step)
 
-    return _change(partition_id, actor, check, act, turn=turn)
+    return _change(partition_id, actor, _to_move(actor), act, turn=turn)
+
+
+def _to_move(actor: Actor) -> Check:
+    """The check of a move: the table plays, and the actor is the referee or the device holding
+    the seat to move at a digital table."""
+    def check(step: _Step) -> None:
+        _mode(step, LiveTable.Mode.DIGITAL, LiveTable.Mode.REFEREED)
+        _playing(step)
+        if can_referee(actor.user, step.partition.table):
+            return
+        if step.live.mode == LiveTable.Mode.DIGITAL and step.live.seat in seats_held(step.partition.pk, actor.token):
+            return
+        raise PermissionDenied(_("It is not your move: only the player to move, from the device holding his seat, "
+                                 "or the referee may play it."))
+    return check
+
+
+def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None) -> None:
+    """A move at a Goat table: a tile, or a pass when nothing fits and the bazaar may not be
+    drawn (the engine refuses any other); when it ends the deal the next one is dealt (the next
+    game's, when it ended a game), unless the sitting is over."""
+    live, sitting = step.live, step.sitting
+    seat = live.seat
+    if seat is None or sitting.current is None:
+        raise ValidationError(_("No move is awaited now."))
+    data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": clock.charged(live, step.now)}
+    try:
+        if tile is not None:
+            sitting.play(tile, engine.Side(end) if end else None, seat)
+            data.update(tile=tile, end=end)
+        else:
+            sitting.pass_turn(seat)
+            data["pass"] = True
+    except engine.RulesError as error:
+        raise step.refused(error) from None
+    ended = sitting.current is None
+    step.record("move", data)
+    if ended and live.mode == LiveTable.Mode.DIGITAL and not sitting.is_over:
+        _deal(step)
+
+
+def draw(actor: Actor, partition_id: int, turn: int) -> Partition:
+    """At a Goat table the player to move, with no tile that fits, takes the next tile of the
+    bazaar (RULES 9.1); the engine refuses a draw while a tile fits or when the bazaar is
+    exhausted. His turn and its clock go on: drawing is part of the move (RULES 6). The tile is
+    not written in the audit entry: the state holds it, and only its holder sees it."""
+    def act(step: _Step) -> None:
+        live = step.live
+        if not step.goat:
+            raise ValidationError(_("Only a Goat table has a bazaar to draw from."))
+        if live.seat is None or step.sitting.current is None:
+            raise ValidationError(_("No move is awaited now."))
+        try:
+            step.sitting.draw(live.seat)
+        except engine.RulesError as error:
+            raise step.refused(error) from None
+        step.record("draw", {"seat": live.seat, "turn": turn})
+
+    return _change(partition_id, actor, _to_move(actor), act, turn=turn)
 
 
 # -- the referee's clock (mode 3) -----------------------------------------------------------------

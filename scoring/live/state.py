@@ -10,7 +10,7 @@ from typing import Any
 
 from scoring import engine
 from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition, result_summary
+from scoring.services import engine_partition, engine_sitting, result_summary
 from tournaments.models import Player, Table
 
 from . import clock
@@ -34,7 +34,7 @@ def _when(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _line(deal: engine.Deal) -> list[list[int]]:
+def _line(deal: engine.Deal | engine.GoatDeal) -> list[list[int]]:
     return [[a, b] for a, b in deal.line()]
 
 
@@ -49,11 +49,14 @@ def _finished_deal(record: engine.DealRecord) -> dict[str, Any]:
 
 
 def table_state(partition: Partition, *, seats: Collection[int] = (), referee: bool = False,
-                game: engine.Partition | None = None) -> dict[str, Any]:
+                game: engine.Partition | engine.GoatSitting | None = None) -> dict[str, Any]:
     """The table as ``seats`` (those the viewer's device holds) or the referee sees it; with
     neither, as the public does. ``partition`` comes with its ``live`` row and table loaded."""
     live: LiveTable | None = getattr(partition, "live", None)
-    game = game or engine_partition(partition)
+    if partition.table.tour.tournament.rules.is_goat:
+        sitting = game if isinstance(game, engine.GoatSitting) else engine_sitting(partition)
+        return _goat_state(partition, live, sitting, seats)
+    game = game if isinstance(game, engine.Partition) else engine_partition(partition)
     table = partition.table
     status = game.status()
     state: dict[str, Any] = {
@@ -70,14 +73,7 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
         "now": clock.now().isoformat(),
     }
     if live is not None:
-        state["live"] = {
-            "mode": live.mode, "turn": live.turn, "seat": live.seat, "allowance": live.allowance,
-            "deal": live.deal, "move": live.move, "lapses": live.lapses,
-            "turn_started_at": _when(live.turn_started_at), "deadline": _when(live.deadline),
-            "time_deadline": _when(live.time_deadline), "clock_started_at": _when(live.clock_started_at),
-            "paused_at": _when(live.paused_at), "pause_reason": live.pause_reason,
-            "present": list(live.present), "no_show_deadline": _when(live.no_show_deadline),
-        }
+        state["live"] = _live(live)
     deal = game.current
     if deal is not None:
         counts = {str(seat): len(deal.hand(seat)) for seat in engine.SEATS}
@@ -88,5 +84,64 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
         current["hands"] = {str(seat): [str(tile) for tile in deal.hand(seat)] for seat in sorted(shown)}
         if deal.to_move in shown:
             current["legal"] = [move.to_dict() for move in deal.legal_moves()]
+        state["current"] = current
+    return state
+
+
+def _live(live: LiveTable) -> dict[str, Any]:
+    """The live table's clocks and who is present."""
+    return {
+        "mode": live.mode, "turn": live.turn, "seat": live.seat, "allowance": live.allowance,
+        "deal": live.deal, "move": live.move, "lapses": live.lapses,
+        "turn_started_at": _when(live.turn_started_at), "deadline": _when(live.deadline),
+        "time_deadline": _when(live.time_deadline), "clock_started_at": _when(live.clock_started_at),
+        "paused_at": _when(live.paused_at), "pause_reason": live.pause_reason,
+        "present": list(live.present), "no_show_deadline": _when(live.no_show_deadline),
+    }
+
+
+def _goat_move(move: engine.GoatMove) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": move.seat, "tile": str(move.tile)}
+    if move.end is not None:
+        data["end"] = str(move.end)
+    if move.second is not None:
+        data["second"] = str(move.second)
+    return data
+
+
+def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.GoatSitting,
+                seats: Collection[int]) -> dict[str, Any]:
+    """A Goat or Sea Goat table (RULES 9.1, 9.2): each player for himself (or his pair's unit);
+    the bazaar is a count, never its tiles; a player sees his own hand and, on his move, what he
+    may play or that he must draw."""
+    table = partition.table
+    game, totals = sitting.game, sitting.totals()
+    state: dict[str, Any] = {
+        "partition": partition.pk, "version": partition.version, "tour": table.tour.number, "table": table.number,
+        "result": result_summary(partition), "goat": sitting.regulations.game,
+        "players": {str(seat): str(player) for seat, player in enumerate(table.players, 1)},
+        "game_number": len(sitting.games), "games": sitting.regulations.games_per_tour,
+        "units": [str(unit) for unit in game.units],
+        "scores": list(game.scores), "memo": list(game.memo), "opened": list(game.opened),
+        "deals": [{"n": record.n, "leader": record.leader, "end": record.end, "seat": record.seat,
+                   "values": list(record.values), "charges": list(record.charges), "scores": list(record.scores)}
+                  for record in game.deals],
+        "totals": {"game_points": list(totals.game_points), "goats": list(totals.goats)},
+        "now": clock.now().isoformat(),
+    }
+    if live is not None:
+        state["live"] = _live(live)
+    deal = game.current
+    if deal is not None:
+        players = range(1, sitting.regulations.players + 1)
+        current: dict[str, Any] = {"leader": deal.leader, "to_move": deal.to_move, "line": _line(deal),
+                                   "ends": list(deal.ends) if deal.ends else None,
+                                   "tiles_left": {str(seat): len(deal.hand(seat)) for seat in players},
+                                   "bazaar": len(deal.bazaar), "moves": len(deal.moves)}
+        current["hands"] = {str(seat): [str(tile) for tile in deal.hand(seat)] for seat in sorted(seats)
+                            if seat in players}
+        if deal.to_move in seats:
+            current["legal"] = [_goat_move(move) for move in deal.legal_moves()]
+            current["must_draw"] = not current["legal"] and deal.can_draw()
         state["current"] = current
     return state
