@@ -10,7 +10,7 @@ from .live import api as live_api
 
 router = SimpleRouter(use_regex_path=False)
 router.register("partitions", api.PartitionViewSet, basename="api-partition")
-LIVE_ACTIONS = ("move", "seat", "release", "check-in", "postpone", "start", "hands", "tap", "allowance", "result",
+LIVE_ACTIONS = ("move", "draw", "seat", "release", "check-in", "postpone", "start", "hands", "tap", "allowance", "result",
                 "pause", "resume")
 
 urlpatterns = [

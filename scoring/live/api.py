@@ -60,6 +60,10 @@ class MoveSerializer(ClosedSerializer):
 MoveSerializer._declared_fields["pass"] = StrictBooleanField(required=False, help_text="true: he passes.")
 
 
+class DrawSerializer(ClosedSerializer):
+    turn = turn_field()
+
+
 class SeatSerializer(ClosedSerializer):
     seat = seat_field()
     pin = StrictCharField(max_length=8, help_text="The player's PIN (the one he confirms protocols with).")
@@ -169,6 +173,15 @@ class LiveTableViewSet(ApiViewSet):
         data = valid(MoveSerializer, request.data)
         partition = play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
                               pass_turn=bool(data.get("pass")))
+        return self._answer(pk, partition)
+
+    @_writes("Draw from the bazaar", "Goat: the player to move, with no tile that fits, takes the next tile of the "
+             "bazaar, for `turn` (refused while a tile fits or when the bazaar is exhausted); his turn goes on. The "
+             "device holding his seat or the referee.", DrawSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def draw(self, request, pk):
+        data = valid(DrawSerializer, request.data)
+        partition = play.draw(self._actor(), pk, data["turn"])
         return self._answer(pk, partition)
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
