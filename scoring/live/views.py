@@ -16,7 +16,7 @@ a clock that ran out is on the page even when no worker recorded it yet.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -65,8 +65,6 @@ def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Part
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no such table."))
-    if tour.tournament.plays_goat:  # its live table (with the bazaar) is not built yet
-        raise Http404(_("A Goat table is not shown live: its deals are on its score sheet."))
     return _caught_up(partition)
 
 
@@ -112,6 +110,25 @@ def table_context(partition: Partition, *, seats: Collection[int] = (),
     context = protocol_context(partition, game)
     seat_list = context["seats"]
     live = _live(partition)
+    current = state.get("current")
+    revealed = {record["n"]: record for record in state["deals"] if "hands" in record}
+    for line in context["deals"]:
+        record = revealed.get(line["n"])
+        if record is not None:
+            line.update(line_of_play=record["line"], seed=record.get("seed"),
+                        hands=[(seat_list[int(s) - 1], tiles) for s, tiles in sorted(record["hands"].items())])
+    return {
+        **context, **_board(partition, state, seat_list),
+        # A player passes only without a playable tile (the referee of a refereed table may record
+        # a false pass: see _referee_context).
+        "can_pass": current is not None and "legal" in current and not current["legal"],
+    }
+
+
+def _board(partition: Partition, state: dict[str, Any], seat_list: Sequence[Any]) -> dict[str, Any]:
+    """What every live fragment shows of the table, sports or Goat: the clocks, whose turn, the
+    line, the hands the viewer may see with their playable tiles, the tiles left."""
+    live = _live(partition)
     now = datetime.datetime.fromisoformat(state["now"])
     current = state.get("current")
     clocks: dict[str, Any] = {}
@@ -136,14 +153,8 @@ def table_context(partition: Partition, *, seats: Collection[int] = (),
             mover = int(seat) == current["to_move"]
             hands.append({"seat": seat_list[int(seat) - 1], "to_move": mover,
                           "tiles": [{"tile": tile, "ends": legal.get(tile, []) if mover else []} for tile in tiles]})
-    revealed = {record["n"]: record for record in state["deals"] if "hands" in record}
-    for line in context["deals"]:
-        record = revealed.get(line["n"])
-        if record is not None:
-            line.update(line_of_play=record["line"], seed=record.get("seed"),
-                        hands=[(seat_list[int(s) - 1], tiles) for s, tiles in sorted(record["hands"].items())])
     return {
-        **context, "state": state, "live": live, "version": partition.version, "now": state["now"],
+        "state": state, "live": live, "version": partition.version, "now": state["now"],
         "mode": live.mode if live is not None else partition.table.mode,
         "mode_label": LiveTable.Mode(live.mode).label if live is not None else "",
         "awaited": awaited, "clocks": clocks, "current": current, "hands": hands,
@@ -152,10 +163,41 @@ def table_context(partition: Partition, *, seats: Collection[int] = (),
         "present": set(live.present) if live is not None else set(),
         "pause_label": LiveTable.Pause(live.pause_reason).label if live is not None and live.pause_reason else "",
         "tour_started": partition.table.tour.started_at is not None,
-        # A player passes only without a playable tile (the referee of a refereed table may record
-        # a false pass: see _referee_context).
-        "can_pass": current is not None and "legal" in current and not current["legal"],
     }
+
+
+def goat_context(partition: Partition, *, seats: Collection[int] = ()) -> dict[str, Any]:
+    """Everything the fragment of a Goat table shows (RULES 9.1): the players each for himself,
+    the game's scores and memorised points, the bazaar's count; the viewer's hand, and on his
+    move his playable tiles, or the bazaar to draw from."""
+    sitting = services.engine_sitting(partition)
+    state = table_state(partition, seats=seats, game=sitting)
+    table = partition.table
+    seat_list = [{"number": n, "player": player, "pair": ""} for n, player in enumerate(table.players, 1)]
+    current = state.get("current")
+    each = len(state["units"]) == len(seat_list)  # each for himself, else in pairs ("teams")
+    scores = [{"label": seat_list[k]["player"] if each else _("Pair %(pair)s") % {"pair": unit}, "score": score,
+               "memo": state["memo"][k], "opened": state["opened"][k]}
+              for k, (unit, score) in enumerate(zip(state["units"], state["scores"]))]
+    return {
+        "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
+        "seats": seat_list, "goat": True, **_board(partition, state, seat_list),
+        "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
+        "scores": scores, "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
+        "must_draw": bool(current and current.get("must_draw")),
+        "can_pass": bool(current and "legal" in current and not current["legal"] and not current["must_draw"]),
+    }
+
+
+def _context(partition: Partition, *, seats: Collection[int] = ()) -> dict[str, Any]:
+    """The fragment's context of the table, whatever its game."""
+    if partition.table.tour.tournament.plays_goat:
+        return goat_context(partition, seats=seats)
+    return table_context(partition, seats=seats)
+
+
+def _fragment_template(partition: Partition, sports: str) -> str:
+    return "live/goat_fragment.html" if partition.table.tour.tournament.plays_goat else sports
 
 
 def _fragment(request: HttpRequest, template: str, context: dict[str, Any], *, error: str = "",
@@ -204,6 +246,8 @@ def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Part
     """A move posted from a page: ``move`` is "tile|end" (end empty for a lead or a single end),
     or ``pass``."""
     turn = _int(request.POST.get("turn"), _("Turn"))
+    if "draw" in request.POST:
+        return play.draw(actor, partition.pk, turn)
     if "pass" in request.POST:
         return play.move(actor, partition.pk, turn, pass_turn=True)
     tile, _bar, end = request.POST.get("move", "").partition("|")
@@ -233,15 +277,15 @@ def live_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
     finished deals with their hands; never a hand of the deal in play."""
     partition = _partition(request, slug, number, table)
     return render(request, "live/table.html", {
-        **table_context(partition), **_frame(partition, "live-table-fragment"),
-        "fragment_template": "live/table_fragment.html", "reload": True})
+        **_context(partition), **_frame(partition, "live-table-fragment"),
+        "fragment_template": _fragment_template(partition, "live/table_fragment.html"), "reload": True})
 
 
 def live_table_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     partition = _partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, "live/table_fragment.html", table_context(partition))
+    return _fragment(request, _fragment_template(partition, "live/table_fragment.html"), _context(partition))
 
 
 # -- the player's phone ---------------------------------------------------------------------------------
@@ -254,15 +298,15 @@ def _token(request: HttpRequest) -> str:
 
 def _play_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
     held = play.seats_held(partition.pk, _token(request))
-    context = table_context(partition, seats=held)
+    context = _context(partition, seats=held)
     taken = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
-    return {**context, "my_seat": context["seats"][held[0] - 1] if held else None, "taken": taken}
+    return {**context, "my_seat": context["seats"][held[0] - 1] if held else None, "taken": taken, "phone": True}
 
 
 def _play_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
     partition.refresh_from_db()
-    return _fragment(request, "live/play_fragment.html", _play_context(request, partition), error=error,
-                     status=status)
+    return _fragment(request, _fragment_template(partition, "live/play_fragment.html"),
+                     _play_context(request, partition), error=error, status=status)
 
 
 def _table_paths(partition: Partition) -> dict[str, str]:
@@ -306,14 +350,16 @@ def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
     return render(request, "live/play.html", {
         **context, **_frame(partition, "live-play-fragment"),
         # Without the script a seated player's page reloads itself; the PIN form must not.
-        "fragment_template": "live/play_fragment.html", "reload": context["my_seat"] is not None})
+        "fragment_template": _fragment_template(partition, "live/play_fragment.html"),
+        "reload": context["my_seat"] is not None})
 
 
 def live_play_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     partition = _partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, "live/play_fragment.html", _play_context(request, partition))
+    return _fragment(request, _fragment_template(partition, "live/play_fragment.html"),
+                     _play_context(request, partition))
 
 
 # -- the referee's tablet -------------------------------------------------------------------------------
@@ -324,6 +370,9 @@ def _referee_partition(request: HttpRequest, slug: str, number: int, table: int)
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "tablet."))
+    if partition.table.tour.tournament.plays_goat:  # its tablet (hands of 2 to 4, the bazaar) is not built yet
+        raise Http404(_("The referee's tablet does not show a Goat table: its players play on their phones, or "
+                        "its deals are on its score sheet."))
     return partition
 
 

@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 
 from builders import tournament, user
 from livetools import PIN
@@ -135,21 +136,46 @@ def test_the_draw_endpoint(goat, client):
     assert client.post(url, {"turn": turn + 5}, content_type="application/json",
                        HTTP_X_SEAT_TOKEN=tokens[seat]).status_code == 409
     # Play until somebody must draw, then draw through the API.
+    seat, turn, mine = play_until_a_draw(pid, tokens)
+    bazaar = mine["bazaar"]
+    answer = client.post(url, {"turn": turn}, content_type="application/json", HTTP_X_SEAT_TOKEN=tokens[seat])
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["current"]["bazaar"] == bazaar - 1
+    assert len(body["current"]["hands"][str(seat)]) == mine["tiles_left"][str(seat)] + 1
+    assert "legal" in body["current"] and "must_draw" in body["current"]
+    public = client.get(f"/api/partitions/{pid}/live/").json()
+    assert public["current"]["hands"] == {} and public["current"]["bazaar"] == body["current"]["bazaar"]
+
+
+def play_until_a_draw(pid: int, tokens: dict[int, str]) -> tuple[int, int, dict]:
+    """Play the first legal tile of each player until one must draw: (his seat, the turn, his view)."""
     for _step in range(60):
         table = state(pid)
         seat, turn = table["live"]["seat"], table["live"]["turn"]
         mine = state(pid, seats=[seat])["current"]
         if mine["must_draw"]:
-            break
+            return seat, turn, mine
         play.move(play.Actor(None, tokens[seat]), pid, turn, tile=mine["legal"][0]["tile"],
                   end=mine["legal"][0].get("end"))
-    else:
-        pytest.fail("nobody had to draw")
-    answer = client.post(url, {"turn": turn}, content_type="application/json", HTTP_X_SEAT_TOKEN=tokens[seat])
-    assert answer.status_code == 200
-    body = answer.json()
-    assert body["current"]["bazaar"] == table["current"]["bazaar"] - 1
-    assert len(body["current"]["hands"][str(seat)]) == mine["tiles_left"][str(seat)] + 1
-    assert "legal" in body["current"] and "must_draw" in body["current"]
-    public = client.get(f"/api/partitions/{pid}/live/").json()
-    assert public["current"]["hands"] == {} and public["current"]["bazaar"] == body["current"]["bazaar"]
+    pytest.fail("nobody had to draw")
+
+
+def test_the_pages_show_the_table_and_the_phone_draws_without_javascript(goat, client):
+    pid, tokens = goat["pid"], goat["tokens"]
+    base = "/tournaments/goat/tours/1/tables/1/"
+    public = client.get(base + "live/")
+    assert public.status_code == 200 and "Базар: 7 фишек" in public.content.decode()
+    assert client.get(base + "live/fragment/").status_code == 200
+    seat, turn, mine = play_until_a_draw(pid, tokens)
+    phone = Client()
+    phone.cookies["seat-ru"] = tokens[seat]
+    page = phone.get(base + "play/").content.decode()
+    assert 'name="draw"' in page and "Ваш ход" in page
+    others = Client()
+    others.cookies["seat-ru"] = tokens[seat % 3 + 1]
+    assert 'name="draw"' not in others.get(base + "play/").content.decode()
+    response = phone.post(base + "play/", {"action": "move", "turn": turn, "draw": "1"})
+    assert response.status_code == 302
+    after = state(pid, seats=[seat])["current"]
+    assert after["bazaar"] == mine["bazaar"] - 1 and len(after["hands"][str(seat)]) == mine["tiles_left"][str(seat)] + 1
