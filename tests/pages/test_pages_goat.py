@@ -155,8 +155,10 @@ def test_my_tables_shows_a_goat_tables_players(client, goat):
 
 
 def test_no_page_of_a_table_of_three_fails(client, goat):
-    """Phase 2 builds the live Goat table, its hall tile and its protocol; until then each of
-    those pages of a table of three players answers a clear refusal, never a server error."""
+    """Every page of a table of three players answers, never with a server error: the live
+    table and the phone's page show it (tests/live/test_live_goat.py); the hall, the chief
+    referee's view, the referee's tablet and the protocols not built for Goat yet refuse it
+    clearly."""
     partition = goat["table"].partition
     base = "/tournaments/goat/tours/1/tables/1/"
     paths = [base + page for page in ("sheet/", "sheet/import/", "sheet/protocol.json", "sheet/history/",
@@ -177,3 +179,4 @@ def test_no_page_of_a_table_of_three_fails(client, goat):
             client.force_login(goat["org"])
         failed = {path: status for path in paths if (status := client.get(path).status_code) >= 500}
         assert not failed, failed
+        assert all(client.get(base + page).status_code == 200 for page in ("live/", "play/"))
