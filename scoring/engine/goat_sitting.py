@@ -91,6 +91,9 @@ class GoatSitting:
     # -- recording (summary form) --------------------------------------------------------------
 
     def _open_game(self) -> GoatGame:
+        if self.is_over and self.game.time_expired is not None:
+            raise PartitionError(gettext_noop("the table's time ran out: the sitting is over, nothing more can be "
+                                              "recorded"))
         if self.is_over:
             raise PartitionError(gettext_noop("all %(games)s games of the sitting are played: nothing more can be "
                                               "recorded"), games=self.regulations.games_per_tour)

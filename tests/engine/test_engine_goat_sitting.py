@@ -71,3 +71,42 @@ def test_each_game_uses_its_own_settings():
     assert sea.used("target") and sea.used("reset_others") and not sea.used("lose_at")
     assert all(r.used("standings") and r.used("penalty_points") for r in (sports, goat, sea))
     assert not sports.used("games_per_tour")
+
+
+# -- played move by move (a live table) ------------------------------------------------------------
+
+
+def test_a_lapse_is_a_warning_then_a_penalty_and_with_forfeit_ends_the_game():
+    sitting = GoatSitting(regs(penalty_points=5))
+    deal = sitting.start_deal(seed=3)
+    awaited = sitting.awaited()
+    assert awaited is not None and (awaited.seat, awaited.move, awaited.allowance) == (deal.to_move, 0,
+                                                                                       deal.allowance())
+    assert sitting.record_lapse(deal.to_move, repeated=False) is None
+    assert sitting.game.scores == (0, 0)
+    penalty = sitting.record_lapse(deal.to_move, repeated=True)
+    assert penalty is not None and sitting.game.scores[deal.to_move - 1] == 5
+    with pytest.raises(RulesError, match="clock runs for nobody"):
+        sitting.record_lapse(3 - deal.to_move, repeated=False)
+    forfeit = GoatSitting(regs(move_timeout="forfeit"))
+    seat = forfeit.start_deal(seed=3).to_move
+    forfeit.record_lapse(seat, repeated=False)
+    assert forfeit.games[0].is_over and len(forfeit.games) == 2 and forfeit.current is None
+
+
+def test_the_tables_time_running_out_ends_the_sitting_after_the_deal():
+    sitting = GoatSitting(regs(lose_at=500))
+    sitting.start_deal(seed=5)
+    sitting.expire_time(during_deal=True)
+    while sitting.current is not None:
+        deal = sitting.current
+        moves = deal.legal_moves()
+        if moves:
+            sitting.play(moves[0].tile, moves[0].end, deal.to_move)
+        elif deal.can_draw():
+            sitting.draw(deal.to_move)
+        else:
+            sitting.pass_turn(deal.to_move)
+    assert sitting.is_over and len(sitting.games) == 1 and sitting.deals == 1
+    with pytest.raises(RulesError, match="time ran out"):
+        sitting.start_deal(seed=6)
