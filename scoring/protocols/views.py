@@ -25,7 +25,7 @@ from tournaments.models import Player, Table, Tour, Tournament
 from tournaments.web.pages import staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, sheets, signing, verification
+from . import batches, confirmations, issuing, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -65,11 +65,11 @@ def _documents_with_state(queryset) -> list[dict]:
 
 
 def _sports(tournament: Tournament) -> None:
-    """The protocols of Goat events (their games, charges and goats) are not built yet: their
-    pages say so instead of drawing a sports protocol of a table without pairs."""
+    """The tour and final protocols of Goat events are not built yet (a table's own protocol is):
+    their pages say so instead of drawing a sports protocol of tables without pairs."""
     if tournament.plays_goat:
-        raise Http404(_("Protocols of Goat events are not issued yet: the score sheets and the standings "
-                        "hold their results."))
+        raise Http404(_("Tour and final protocols of Goat events are not issued yet: the tables' protocols and the "
+                        "standings hold their results."))
 
 
 def _table(slug: str, number: int, table: int) -> Table:
@@ -77,7 +77,6 @@ def _table(slug: str, number: int, table: int) -> Table:
         Table.objects.select_related("tour__tournament", "partition", "referee", "pair_a", "pair_b", "seat1",
                                      "seat2", "seat3", "seat4"),
         tour__tournament__slug=slug, tour__number=number, number=table)
-    _sports(found.tour.tournament)
     return found
 
 
@@ -98,7 +97,7 @@ def partition_protocol(request, slug: str, number: int, table: int):
     except (ValueError, ValidationError):
         raise Http404(_("There is no such version.")) from None
     return render(request, "protocols/print.html", {
-        **sheet, "sheet_template": "protocols/partition_sheet.html", "document": None,
+        **sheet, "sheet_template": rendering.sheet_template(sheet), "document": None,
         "documents": _documents_with_state(issuing.documents_of(partition=partition)),
         "versions": list(range(partition.version, 0, -1)),
         "can_issue": permissions.can_referee(request.user, table),
