@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, labels, services
-from scoring.models import Confirmation, Partition, PartitionChange
+from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
 from scoring.sanctions import sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table
@@ -308,15 +308,21 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
     rows = []
     partitions = list(_tour_partitions(tour))
     confirmed = _confirmed_versions([p.pk for p in partitions])
+    results: dict[int, dict[int, SeatResult]] = {}
+    for result in SeatResult.objects.filter(partition__in=partitions):
+        results.setdefault(result.partition_id, {})[result.seat] = result
     for p in partitions:
         table = p.table
         rows.append({"table": table, "partition": p, "pair_a": table.pair_a, "pair_b": table.pair_b,
+                     # A Goat table: its players, and what each took once the sitting is over.
+                     "players": [{"seat": seat, "player": player, "result": results.get(p.pk, {}).get(seat)}
+                                 for seat, player in enumerate(table.players, 1)],
                      "winner": p.winner, "reason": labels.REASONS_SHORT.get(p.reason, p.reason) if p.reason else "",
                      "points": (p.points_a, p.points_b), "deals": p.deals,
                      "penalties": (p.penalties_a, p.penalties_b), "referee": person_name(table.referee),
                      "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
     return {
-        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows,
+        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "goat": tournament.plays_goat,
         "finished": sum(1 for r in rows if r["partition"].is_finished), "total": len(rows),
         "byes": list(Bye.objects.filter(tour=tour).select_related("pair__first", "pair__second")),
         "sit_outs": list(SitOut.objects.filter(tour=tour).select_related("player")),

@@ -64,14 +64,6 @@ def _documents_with_state(queryset) -> list[dict]:
     return rows
 
 
-def _sports(tournament: Tournament) -> None:
-    """The tour and final protocols of Goat events are not built yet (a table's own protocol is):
-    their pages say so instead of drawing a sports protocol of tables without pairs."""
-    if tournament.plays_goat:
-        raise Http404(_("Tour and final protocols of Goat events are not issued yet: the tables' protocols and the "
-                        "standings hold their results."))
-
-
 def _table(slug: str, number: int, table: int) -> Table:
     found = get_object_or_404(
         Table.objects.select_related("tour__tournament", "partition", "referee", "pair_a", "pair_b", "seat1",
@@ -176,7 +168,6 @@ def partition_confirm(request, slug: str, number: int, table: int):
 
 @staff_page
 def tour_protocol(request, tournament: Tournament, number: int):
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     return render(request, "protocols/print.html", {
         **sheets.tour_sheet(tour), "sheet_template": "protocols/tour_sheet.html", "document": None,
@@ -188,7 +179,6 @@ def tour_protocol(request, tournament: Tournament, number: int):
 
 @staff_page
 def tour_protocol_pdf(request, tournament: Tournament, number: int):
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     try:
         document = issuing.issue_tour_protocol(request.user, tour.pk, base_url=issuing.site_url(request))
@@ -200,7 +190,6 @@ def tour_protocol_pdf(request, tournament: Tournament, number: int):
 
 @staff_page
 def final_protocol(request, tournament: Tournament):
-    _sports(tournament)
     return render(request, "protocols/print.html", {
         **sheets.final_sheet(tournament), "sheet_template": "protocols/final_sheet.html", "document": None,
         "documents": _documents_with_state(issuing.documents_of(tournament=tournament)),
@@ -211,7 +200,6 @@ def final_protocol(request, tournament: Tournament):
 
 @staff_page
 def final_protocol_pdf(request, tournament: Tournament):
-    _sports(tournament)
     try:
         document = issuing.issue_final_protocol(request.user, tournament.pk, base_url=issuing.site_url(request))
     except (ValidationError, PermissionDenied) as error:
@@ -227,7 +215,6 @@ def final_protocol_pdf(request, tournament: Tournament):
 @require_http_methods(["GET", "POST"])
 def tour_protocols(request, tournament: Tournament, number: int):
     """Every table's protocol of a tour; an organiser makes them all at once (Celery) into a ZIP."""
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     if request.method == "POST":
         try:
@@ -262,7 +249,6 @@ def _batch(request, tournament: Tournament, number: int, batch: int) -> Protocol
 @staff_page
 @require_http_methods(["GET", "POST"])
 def batch_detail(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     if request.method == "POST":
         try:
@@ -279,7 +265,6 @@ def batch_detail(request, tournament: Tournament, number: int, batch: int):
 
 @staff_page
 def batch_status(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     progress = batches.batch_progress(batch)
     if progress["ready"]:
@@ -289,7 +274,6 @@ def batch_status(request, tournament: Tournament, number: int, batch: int):
 
 @staff_page
 def batch_zip(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     if batch.status != ProtocolBatch.Status.READY:
         raise Http404(_("The ZIP is not ready yet."))

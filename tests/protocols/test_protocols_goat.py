@@ -1,7 +1,7 @@
 """The protocol of a Goat table of the demo (long Cyrillic names): every player seated confirms
 with his PIN on the referee's device, then the referee; the signed PDF shows each game's deals
-and the players' game points, goats and scores, and pdfsig accepts it. The tour and final
-protocols of a Goat event are still refused with a clear message."""
+and the players' game points, goats and scores, and pdfsig accepts it; so do the tour and final
+protocols, with the Goat columns."""
 
 import re
 
@@ -61,8 +61,20 @@ def test_a_goat_table_protocol_is_confirmed_signed_and_shows_its_games(goat, cli
             row, text)
 
 
-def test_tour_and_final_protocols_of_a_goat_event_are_refused_clearly(goat, client):
-    response = client.get(reverse("tour-protocol", args=[goat.slug, 1]))
-    assert response.status_code == 404
+def test_the_tour_and_final_protocols_of_a_goat_event_show_the_goat_columns_and_sign(goat, client, tmp_path):
+    tour = Tour.objects.filter(tournament=goat, status=Tour.Status.FINISHED).order_by("number").first()
+    page = client.get(reverse("tour-protocols", args=[goat.slug, tour.number]))
+    assert page.status_code == 200
+    assert all(str(p) in page.content.decode() for p in tour.tables.get(number=1).players)
+    response = client.get(reverse("tour-protocol-pdf", args=[goat.slug, tour.number]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf", response
+    pdfsig(response.content, tmp_path, "tour.pdf")
+    text = re.sub(r"\s+", " ", pdf_text(response.content, tmp_path))
+    # Each player's line of his table (seat, name, game points, goats, score), and the Goat standings.
+    for row in SeatResult.objects.filter(partition__table__tour=tour).select_related("player"):
+        assert re.search(rf"{row.seat} {re.escape(str(row.player))} {row.game_points} {row.goats} {row.score}\b", text)
+    assert "Игровые очки" in text and "Козлы" in text and "Пара A" not in text
     response = client.get(reverse("final-protocol-pdf", args=[goat.slug]))
-    assert response.status_code == 404
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf", response
+    pdfsig(response.content, tmp_path, "final.pdf")
+    assert "Игровые очки" in re.sub(r"\s+", " ", pdf_text(response.content, tmp_path))
