@@ -55,10 +55,16 @@ def test_a_goat_table_protocol_is_confirmed_signed_and_shows_its_games(goat, cli
     pdfsig(response.content, tmp_path, "goat.pdf")
     text = re.sub(r"\s+", " ", pdf_text(response.content, tmp_path))
     assert "ПРОТОКОЛ ПАРТИИ" in text.upper() and "ПАРТИЯ 1 ИЗ" in text.upper() and "ИТОГ ВСТРЕЧИ" in text.upper()
+    document = Partition.objects.get(table=table).documents.get()
+    verified = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(
+        reverse("protocol-short", args=[document.code])).content.decode()))
     for row in SeatResult.objects.filter(partition__table=table).select_related("player"):
         # The sitting's line of each player: seat, name, game points, goats, total score.
         assert re.search(rf"{row.seat} {re.escape(str(row.player))} {row.game_points} {row.goats} {row.score}\b", text), (
             row, text)
+        # The verification page says what the document certifies for him.
+        assert (f"seat {row.seat} {row.player}: {row.game_points} game points, {row.goats} goats, score {row.score}"
+                in verified), verified
 
 
 def test_the_tour_and_final_protocols_of_a_goat_event_show_the_goat_columns_and_sign(goat, client, tmp_path):
