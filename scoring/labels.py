@@ -39,6 +39,17 @@ REASONS = {
     "forfeit": _("forfeit declared by the chief referee"),
 }
 
+#: How a deal of Goat or Sea Goat ended.
+GOAT_ENDS = {"domino": _("Domino"), "fish": _("Fish"), "redeal": _("Redeal (void deal)")}
+
+#: Why a game of Goat or Sea Goat ended (RULES 9).
+GAME_REASONS = {
+    "lose_at": _("a player reached the losing score"),
+    "target": _("the target was reached"),
+    "zero_zero": _("domino with 0-0"),
+    "timeout": _("the time ran out"),
+}
+
 #: Why a partition ended, in a narrow column.
 REASONS_SHORT = {
     "target": _("target"), "time": _("time"), "deals": _("all deals"), "no_show": _("no-show"), "forfeit": _("forfeit"),

@@ -329,9 +329,12 @@ def export_file_name(partition: Partition, version: int | None = None) -> str:
 
 
 def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
-    """The partition (or one of its earlier versions) in the protocol format, with pair names."""
-    game, _summary = partition_at(partition, version)
+    """The partition (or one of its earlier versions) in the protocol format, with pair names. A
+    Goat or Sea Goat table: its sitting (:func:`export_sitting`)."""
     table = partition.table
+    if table.tour.tournament.plays_goat:
+        return export_sitting(partition, version)
+    game, _summary = partition_at(partition, version)
     names = {side: [str(p) for p in pair.players] for side, pair in zip("AB", table.pairs)}
     return engine.write_protocol(game, names)
 
@@ -350,6 +353,43 @@ def engine_sitting(partition: Partition) -> engine.GoatSitting:
     table = partition.table
     seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)
     return engine.GoatSitting(table.tour.tournament.rules.at_table(seated))
+
+
+#: The format of a Goat table's protocol file: its games, each a ``domino-protocol/1`` document.
+SITTING_FORMAT = "domino-sitting/1"
+
+
+def sitting_at(partition: Partition, version: int | None = None) -> engine.GoatSitting:
+    """The engine's sitting of a Goat or Sea Goat table at ``version`` (0: before anything was
+    recorded; None: the current one), an earlier one read from the partition's changes."""
+    if version is None or version == partition.version:
+        return engine_sitting(partition)
+    if version == 0:
+        return engine_sitting(Partition(table=partition.table))
+    state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
+             if 0 < version < partition.version else None)
+    if not state:
+        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+    return engine.GoatSitting.from_dict(state)
+
+
+def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
+    """The players of each unit of a Goat table: the seat's player, or a pair's two partners."""
+    players = table.players
+    return {unit: [str(players[seat - 1]) for seat in engine.seats_of_unit(k, regulations)]
+            for k, unit in enumerate(engine.units_of(regulations))}
+
+
+def export_sitting(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """A Goat or Sea Goat table (or one of its earlier versions) as a protocol file: ``format``
+    :data:`SITTING_FORMAT` and ``games``, each game begun written by the engine in the format of
+    PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names), which
+    :func:`scoring.engine.score_protocol` reads back."""
+    sitting = sitting_at(partition, version)
+    names = unit_names(partition.table, sitting.regulations)
+    return {"format": SITTING_FORMAT,
+            "games": [engine.write_protocol(game, names) for game in sitting.games
+                      if game.deals or game.first_leader is not None]}
 
 
 def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:

@@ -62,7 +62,7 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
 
 def _partition(request, slug: str, number: int, table: int, goat: bool = False) -> Partition:
     """The partition at a table, for whoever may record it (a 403 for anyone else). A Goat or Sea
-    Goat table has only its sheet (``goat``): no import, export, history or corrections yet."""
+    Goat table has only its sheet and its export (``goat``): no import, history or corrections yet."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -305,8 +305,9 @@ def sheet_import(request, slug: str, number: int, table: int):
 
 @login_required
 def sheet_export(request, slug: str, number: int, table: int):
-    """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file."""
-    partition = _partition(request, slug, number, table)
+    """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file (a Goat
+    table: its games, :func:`scoring.services.export_sitting`)."""
+    partition = _partition(request, slug, number, table, goat=True)
     version = _version(request.GET.get("version"))
     try:
         document = services.export_protocol(partition, version)

@@ -240,4 +240,4 @@ def can_confirm(user, table: Table, seat: int, *, with_pin: bool) -> bool:
     PIN from his own account only."""
     if seat == 0 or with_pin:
         return can_referee(user, table)
-    return is_own_player(user, table.seats[seat - 1])
+    return is_own_player(user, table.players[seat - 1])

@@ -25,7 +25,7 @@ The package is checked with ``mypy --strict`` (``make test``).
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
 from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
-from .goat_rules import unit_index, units_of
+from .goat_rules import seats_of_unit, unit_index, units_of
 from .goat_sitting import GoatSitting, SittingTotals
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
 from .points import PointsDealRecord, PointsGame
@@ -50,5 +50,6 @@ __all__ = [
     "Expiry",
     "Game", "FishCharge", "MoveTimeout", "PointsWin", "Unit", "GoatEnd", "GameReason",
     "GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision", "GameResult",
-    "PointsGame", "PointsDealRecord", "units_of", "unit_index", "AnyGame", "GoatSitting", "SittingTotals",
+    "PointsGame", "PointsDealRecord", "units_of", "unit_index", "seats_of_unit", "AnyGame", "GoatSitting",
+    "SittingTotals",
 ]

@@ -81,7 +81,9 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
     with transaction.atomic():
         partition = partition_query().select_for_update(of=("self",)).get(pk=partition_id)
         table = partition.table
-        player = None if seat == Confirmation.REFEREE else table.seats[seat - 1]
+        if seat > len(table.players):
+            raise ValidationError(_("A seat is 1 to %(seats)s, or 0 for the referee.") % {"seats": len(table.players)})
+        player = None if seat == Confirmation.REFEREE else table.players[seat - 1]
         if not permissions.can_confirm(user, table, seat, with_pin=pin is not None):
             if seat == Confirmation.REFEREE:
                 raise PermissionDenied(_("Only the referee of this table (or a chief referee) confirms as its "
@@ -126,7 +128,8 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
 def confirmation_state(partition: Partition) -> dict[str, Any]:
     """For the confirmation page: the current version, who must confirm, who did."""
     finished = partition.is_finished
-    needed = required_seats(partition) if finished else [1, 2, 3, 4, Confirmation.REFEREE]
+    needed = (required_seats(partition) if finished or partition.table.tour.tournament.plays_goat
+              else [1, 2, 3, 4, Confirmation.REFEREE])
     done = {c.seat: c for c in partition.confirmations.filter(version=partition.version).select_related("user")}
     return {"version": partition.version, "needed": needed, "done": done, "finished": finished,
             "complete": finished and all(s in done for s in needed)}

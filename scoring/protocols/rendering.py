@@ -26,13 +26,18 @@ def qr_svg(url: str, scale: int = 3) -> str:
     return segno.make(url, error="m").svg_inline(scale=scale, border=2, omitsize=False)
 
 
+def sheet_template(sheet: dict[str, Any]) -> str:
+    """The template of a sheet: its own (a Goat table's), else the one of its kind."""
+    return sheet.get("template") or f"protocols/{sheet['kind']}_sheet.html"
+
+
 def render_html(sheet: dict[str, Any], *, document: dict[str, Any] | None = None, pdf: bool = False,
                 request=None) -> str:
     """The sheet as the print page (``pdf=False``) or as the PDF's HTML (``pdf=True``)."""
     template = "protocols/pdf.html" if pdf else "protocols/print.html"
     context = {**sheet, "document": document, "pdf": pdf, "font_dir": FONT_DIR.as_uri(),
                "sheet_css": SHEET_CSS.as_uri(),
-               "sheet_template": f"protocols/{sheet['kind']}_sheet.html"}
+               "sheet_template": sheet_template(sheet)}
     return render_to_string(template, context, request=request)
 
 

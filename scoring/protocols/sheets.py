@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine, labels, services
-from scoring.models import Confirmation, Partition, PartitionChange
+from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
 from scoring.sanctions import sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table
@@ -40,7 +40,10 @@ def partition_query():
 
 def required_seats(partition: Partition, game: engine.Partition | None = None) -> list[int]:
     """Who confirms a finished partition: the four players and the referee (seat 0); at a
-    no-show, the players of the absent pair cannot and do not."""
+    no-show, the players of the absent pair cannot and do not. At a Goat table: every player
+    seated (2 to 4) and the referee."""
+    if partition.table.tour.tournament.plays_goat:
+        return [*range(1, len(partition.table.players) + 1), Confirmation.REFEREE]
     if game is None:
         if partition.reason != "no_show":
             return [*engine.SEATS, Confirmation.REFEREE]
@@ -69,16 +72,59 @@ def _event_times(changes: list[PartitionChange]) -> list:
     return times
 
 
-def partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
-    """Everything a partition protocol shows, for ``version`` (default: the current one)."""
-    table = partition.table
-    tour = table.tour
-    tournament = tour.tournament
+def _history(partition: Partition, version: int | None) -> tuple[int, list[PartitionChange], dict[str, Any]]:
+    """The version shown (default: the current one), the changes up to it, and what every
+    partition protocol shows of them: when it started and ended, the corrections."""
     if version is None:
         version = partition.version
     if not 0 <= version <= partition.version:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     changes = list(partition.changes.filter(version__lte=version).select_related("user").order_by("version"))
+    first_change = changes[0].at if changes else None
+    finished_at = None
+    for change in changes:
+        if change.after.get("status") == Partition.Status.FINISHED and change.before.get("status") != "finished":
+            finished_at = change.at
+        elif change.after.get("status") != Partition.Status.FINISHED:
+            finished_at = None
+    corrections = [{"version": c.version, "at": local(c.at), "reason": c.reason, "by": person_name(c.user),
+                    "action": labels.ACTIONS.get(c.action, c.action)}
+                   for c in changes if c.action == "correction" or c.reason]
+    table = partition.table
+    return version, changes, {
+        "kind": "partition", "tournament": table.tour.tournament, "tour": table.tour, "table": table,
+        "partition": partition, "version": version, "is_current": version == partition.version,
+        "referee_name": person_name(table.referee),
+        "started_at": local(partition.started_at or first_change), "finished_at": local(finished_at),
+        "date": local(partition.started_at or first_change) or table.tour.planned_start,
+        "corrections": corrections,
+    }
+
+
+def _signatures(partition: Partition, version: int, players: list[tuple[int, Any, str]], needed: list[int]
+                ) -> tuple[list[dict[str, Any]], dict[int, Confirmation]]:
+    """The signature lines: each player's (``players``: seat, player, pair) and the referee's,
+    with the confirmations of ``version``; a seat not ``needed`` was absent."""
+    table = partition.table
+    confirmations = {c.seat: c for c in partition.confirmations.filter(version=version).select_related("user")}
+    signatures = [{"seat": seat, "pair": pair, "name": str(player), "player": player,
+                   "confirmation": confirmations.get(seat), "absent": seat not in needed}
+                  for seat, player, pair in players]
+    referee_confirmation = confirmations.get(Confirmation.REFEREE)
+    referee_name = (person_name(referee_confirmation.user) if referee_confirmation and referee_confirmation.user
+                    else person_name(table.referee))
+    signatures.append({"seat": Confirmation.REFEREE, "pair": "", "name": referee_name, "player": None,
+                       "confirmation": referee_confirmation, "absent": False})
+    return signatures, confirmations
+
+
+def partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """Everything a partition protocol shows, for ``version`` (default: the current one); a Goat
+    or Sea Goat table's is :func:`goat_partition_sheet`."""
+    if partition.table.tour.tournament.plays_goat:
+        return goat_partition_sheet(partition, version)
+    table = partition.table
+    version, changes, head = _history(partition, version)
     # The current state is the row's own (a partition written without changes has no history); an
     # earlier one is its change's (services.state_at).
     state = partition.state if version == partition.version else (
@@ -116,48 +162,83 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     } for s in sanctions(game)]
 
     decision = game.decision
-    first_change = changes[0].at if changes else None
-    finished_at = None
-    for change in changes:
-        if change.after.get("status") == Partition.Status.FINISHED and change.before.get("status") != "finished":
-            finished_at = change.at
-        elif change.after.get("status") != Partition.Status.FINISHED:
-            finished_at = None
-    corrections = [{"version": c.version, "at": local(c.at), "reason": c.reason, "by": person_name(c.user),
-                    "action": labels.ACTIONS.get(c.action, c.action)}
-                   for c in changes if c.action == "correction" or c.reason]
-
-    confirmations = {c.seat: c for c in partition.confirmations.filter(version=version).select_related("user")}
     finished = decision is not None
     needed = required_seats(partition, game) if finished else [1, 2, 3, 4, Confirmation.REFEREE]
-    absent = {s for s in (1, 2, 3, 4) if s not in needed}
-    signatures = []
-    for seat in (1, 2, 3, 4):
-        signatures.append({"seat": seat, "pair": engine.pair_of(seat), "name": str(seats[seat - 1]),
-                           "player": seats[seat - 1], "confirmation": confirmations.get(seat),
-                           "absent": seat in absent})
-    referee_confirmation = confirmations.get(Confirmation.REFEREE)
-    referee_name = (person_name(referee_confirmation.user) if referee_confirmation and referee_confirmation.user
-                    else person_name(table.referee))
-    signatures.append({"seat": Confirmation.REFEREE, "pair": "", "name": referee_name, "player": None,
-                       "confirmation": referee_confirmation, "absent": False})
+    signatures, confirmations = _signatures(
+        partition, version, [(seat, seats[seat - 1], engine.pair_of(seat)) for seat in (1, 2, 3, 4)], needed)
     confirmed = finished and all(s in confirmations for s in needed)
 
     winner_pair = table.pair_a if decision and decision.winner == "A" else (
         table.pair_b if decision and decision.winner == "B" else None)
     return {
-        "kind": "partition", "tournament": tournament, "tour": tour, "table": table, "partition": partition,
-        "version": version, "is_current": version == partition.version, "regulations": regs,
-        "pair_a": table.pair_a, "pair_b": table.pair_b, "seats": seats, "referee_name": person_name(table.referee),
-        "started_at": local(partition.started_at or first_change), "finished_at": local(finished_at),
-        "date": local(partition.started_at or first_change) or tour.planned_start,
+        **head, "regulations": regs, "pair_a": table.pair_a, "pair_b": table.pair_b, "seats": seats,
         "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
         "deals": deals, "entries": entries, "penalty_count": sum(1 for e in entries if e["counted"]),
         "totals": game.totals, "decision": decision, "winner_pair": winner_pair,
         "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
         "time_expired": game.time_expired, "no_show": game.no_show, "carry": game.carry,
-        "in_progress": game.current is not None, "finished": finished, "corrections": corrections,
+        "in_progress": game.current is not None, "finished": finished,
         "signatures": signatures, "confirmed": confirmed, "confirmations": confirmations,
+    }
+
+
+def goat_partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """Everything the protocol of a Goat or Sea Goat table shows, for ``version``: each game of
+    the sitting with its deals (who led, how it ended, each hand's value, what it charged or
+    credited, the scores and memorised points after it) and its result (goats or winner, game
+    points), the sitting's totals per player, the signatures of every player seated and the
+    referee. All of it read from the engine's sitting (:func:`scoring.services.sitting_at`)."""
+    version, _changes, head = _history(partition, version)
+    sitting = services.sitting_at(partition, version)
+    regs = sitting.regulations
+    players = partition.table.players
+    units = [{"unit": unit, "names": names, "label": unit if regs.teams else f"{unit}. {names[0]}"}
+             for unit, names in services.unit_names(partition.table, regs).items()]
+
+    def seat_name(seat: int | None) -> str:
+        return str(players[seat - 1]) if seat is not None and 0 < seat <= len(players) else ""
+
+    games: list[dict[str, Any]] = []
+    for number, game in enumerate(sitting.games, 1):
+        if not game.deals and game.first_leader is None and number > 1:
+            continue  # the next game, not begun
+        decision = game.decision
+        points = game.game_points()
+        goats = set(decision.goats) if decision else set()
+        games.append({
+            "number": number, "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
+            "deals": [{"n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": str(d.end),
+                       "end_label": labels.GOAT_ENDS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
+                       "values": list(d.values), "charges": list(d.charges), "scores": list(d.scores),
+                       "memo": list(d.memo), "carry": d.carry, "zero_zero": d.zero_zero}
+                      for d in game.deals],
+            "over": decision is not None,
+            "reason_label": labels.GAME_REASONS.get(decision.reason, decision.reason) if decision else "",
+            "results": [{"unit": u, "score": score, "memo": memo, "game_points": None if points is None else points[k],
+                         "goat": u["unit"] in goats, "winner": decision is not None and decision.winner == u["unit"]}
+                        for k, (u, score, memo) in enumerate(zip(units, game.scores, game.memo))],
+            "penalties": [{"after_deal": p.after_deal, "seat": p.seat, "name": seat_name(p.seat), "code": str(p.code),
+                           "unit": p.unit, "points": p.points} for p in game.penalties],
+        })
+    totals = sitting.totals()
+    standing = [{"seat": seat, "player": player, "unit": totals.units[engine.unit_index(seat, regs)],
+                 "game_points": totals.game_points[engine.unit_index(seat, regs)],
+                 "goats": totals.goats[engine.unit_index(seat, regs)],
+                 "score": totals.scores[engine.unit_index(seat, regs)],
+                 "games_won": totals.games_won[engine.unit_index(seat, regs)]}
+                for seat, player in enumerate(players, 1)]
+    finished = sitting.is_over
+    needed = required_seats(partition)
+    signatures, confirmations = _signatures(
+        partition, version, [(seat, player, engine.units_of(regs)[engine.unit_index(seat, regs)] if regs.teams else "")
+                             for seat, player in enumerate(players, 1)], needed)
+    return {
+        **head, "goat": True, "template": "protocols/goat_partition_sheet.html", "regulations": regs,
+        "sea_goat": regs.game == engine.Game.SEA_GOAT, "seats": list(enumerate(players, 1)), "units": units,
+        "games": games, "standing": standing, "deals": [d for g in games for d in g["deals"]],
+        "in_progress": not finished and sitting.deals > 0, "finished": finished,
+        "signatures": signatures, "confirmed": finished and all(s in confirmations for s in needed),
+        "confirmations": confirmations,
     }
 
 
@@ -170,6 +251,8 @@ def partition_snapshot(partition: Partition, version: int, seats: list[int]) -> 
 
 
 def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    if sheet.get("goat"):
+        return _goat_summary(sheet)
     table, decision = sheet["table"], sheet["decision"]
     return {
         "tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "table": table.number,
@@ -178,6 +261,21 @@ def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
         "numbers": {"A": table.pair_a.number, "B": table.pair_b.number},
         "points": list(sheet["totals"]), "deals": len(sheet["deals"]),
         "winner": decision.winner if decision else None, "reason": decision.reason if decision else None,
+        "referee": sheet["referee_name"],
+        "confirmations": [{"seat": s["seat"], "name": s["name"], "method": s["confirmation"].method,
+                           "at": s["confirmation"].at.isoformat()}
+                          for s in sheet["signatures"] if s["confirmation"] is not None],
+    }
+
+
+def _goat_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    """What a Goat table's protocol certifies: each player's game points, goats and score."""
+    return {
+        "tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "table": sheet["table"].number,
+        "version": sheet["version"], "finished": sheet["finished"], "confirmed": sheet["confirmed"],
+        "game": str(sheet["regulations"].game), "games": len(sheet["games"]), "deals": len(sheet["deals"]),
+        "players": [{"seat": r["seat"], "name": str(r["player"]), "game_points": r["game_points"],
+                     "goats": r["goats"], "score": r["score"], "games_won": r["games_won"]} for r in sheet["standing"]],
         "referee": sheet["referee_name"],
         "confirmations": [{"seat": s["seat"], "name": s["name"], "method": s["confirmation"].method,
                            "at": s["confirmation"].at.isoformat()}
@@ -210,15 +308,21 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
     rows = []
     partitions = list(_tour_partitions(tour))
     confirmed = _confirmed_versions([p.pk for p in partitions])
+    results: dict[int, dict[int, SeatResult]] = {}
+    for result in SeatResult.objects.filter(partition__in=partitions):
+        results.setdefault(result.partition_id, {})[result.seat] = result
     for p in partitions:
         table = p.table
         rows.append({"table": table, "partition": p, "pair_a": table.pair_a, "pair_b": table.pair_b,
+                     # A Goat table: its players, and what each took once the sitting is over.
+                     "players": [{"seat": seat, "player": player, "result": results.get(p.pk, {}).get(seat)}
+                                 for seat, player in enumerate(table.players, 1)],
                      "winner": p.winner, "reason": labels.REASONS_SHORT.get(p.reason, p.reason) if p.reason else "",
                      "points": (p.points_a, p.points_b), "deals": p.deals,
                      "penalties": (p.penalties_a, p.penalties_b), "referee": person_name(table.referee),
                      "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
     return {
-        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows,
+        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "goat": tournament.plays_goat,
         "finished": sum(1 for r in rows if r["partition"].is_finished), "total": len(rows),
         "byes": list(Bye.objects.filter(tour=tour).select_related("pair__first", "pair__second")),
         "sit_outs": list(SitOut.objects.filter(tour=tour).select_related("player")),

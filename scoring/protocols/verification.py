@@ -147,15 +147,24 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
     lines = [(_("Document"), f"{document.get_kind_display()} · {document.code}"),
              (_("Tournament"), s.get("tournament", document.tournament.name))]
     if document.kind == ProtocolDocument.Kind.PARTITION:
-        pairs, numbers, points = s.get("pairs", {}), s.get("numbers", {}), s.get("points", [0, 0])
-        winner = s.get("winner")
+        lines.append((_("Tour and table"), _("tour %(tour)s, table %(table)s") % {"tour": s.get("tour"),
+                                                                                  "table": s.get("table")}))
+        if "players" in s:  # a Goat table (sheets._goat_summary): what each player took
+            lines += [(_("seat %(seat)s") % {"seat": p["seat"]},
+                       _("%(name)s: %(points)s game points, %(goats)s goats, score %(score)s") % {
+                           "name": p["name"], "points": p["game_points"], "goats": p["goats"], "score": p["score"]})
+                      for p in s["players"]]
+        else:
+            pairs, numbers, points = s.get("pairs", {}), s.get("numbers", {}), s.get("points", [0, 0])
+            winner = s.get("winner")
+            lines += [
+                (_("Pair A"), f"№{numbers.get('A', '')} " + ", ".join(pairs.get("A", []))),
+                (_("Pair B"), f"№{numbers.get('B', '')} " + ", ".join(pairs.get("B", []))),
+                (_("Final score"), f"A {points[0]} : {points[1]} B"),
+                (_("Winner"), (_("pair A") if winner == "A" else _("pair B") if winner == "B" else "—")
+                 + (f" · {labels.REASONS.get(s['reason'], s['reason'])}" if s.get("reason") else "")),
+            ]
         lines += [
-            (_("Tour and table"), _("tour %(tour)s, table %(table)s") % {"tour": s.get("tour"), "table": s.get("table")}),
-            (_("Pair A"), f"№{numbers.get('A', '')} " + ", ".join(pairs.get("A", []))),
-            (_("Pair B"), f"№{numbers.get('B', '')} " + ", ".join(pairs.get("B", []))),
-            (_("Final score"), f"A {points[0]} : {points[1]} B"),
-            (_("Winner"), (_("pair A") if winner == "A" else _("pair B") if winner == "B" else "—")
-             + (f" · {labels.REASONS.get(s['reason'], s['reason'])}" if s.get("reason") else "")),
             (_("Deals"), str(s.get("deals", ""))),
             (_("Version of the record"), str(document.version)),
             (_("Referee"), s.get("referee") or "—"),

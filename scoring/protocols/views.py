@@ -25,7 +25,7 @@ from tournaments.models import Player, Table, Tour, Tournament
 from tournaments.web.pages import staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, sheets, signing, verification
+from . import batches, confirmations, issuing, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -64,20 +64,11 @@ def _documents_with_state(queryset) -> list[dict]:
     return rows
 
 
-def _sports(tournament: Tournament) -> None:
-    """The protocols of Goat events (their games, charges and goats) are not built yet: their
-    pages say so instead of drawing a sports protocol of a table without pairs."""
-    if tournament.plays_goat:
-        raise Http404(_("Protocols of Goat events are not issued yet: the score sheets and the standings "
-                        "hold their results."))
-
-
 def _table(slug: str, number: int, table: int) -> Table:
     found = get_object_or_404(
         Table.objects.select_related("tour__tournament", "partition", "referee", "pair_a", "pair_b", "seat1",
                                      "seat2", "seat3", "seat4"),
         tour__tournament__slug=slug, tour__number=number, number=table)
-    _sports(found.tour.tournament)
     return found
 
 
@@ -98,7 +89,7 @@ def partition_protocol(request, slug: str, number: int, table: int):
     except (ValueError, ValidationError):
         raise Http404(_("There is no such version.")) from None
     return render(request, "protocols/print.html", {
-        **sheet, "sheet_template": "protocols/partition_sheet.html", "document": None,
+        **sheet, "sheet_template": rendering.sheet_template(sheet), "document": None,
         "documents": _documents_with_state(issuing.documents_of(partition=partition)),
         "versions": list(range(partition.version, 0, -1)),
         "can_issue": permissions.can_referee(request.user, table),
@@ -177,7 +168,6 @@ def partition_confirm(request, slug: str, number: int, table: int):
 
 @staff_page
 def tour_protocol(request, tournament: Tournament, number: int):
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     return render(request, "protocols/print.html", {
         **sheets.tour_sheet(tour), "sheet_template": "protocols/tour_sheet.html", "document": None,
@@ -189,7 +179,6 @@ def tour_protocol(request, tournament: Tournament, number: int):
 
 @staff_page
 def tour_protocol_pdf(request, tournament: Tournament, number: int):
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     try:
         document = issuing.issue_tour_protocol(request.user, tour.pk, base_url=issuing.site_url(request))
@@ -201,7 +190,6 @@ def tour_protocol_pdf(request, tournament: Tournament, number: int):
 
 @staff_page
 def final_protocol(request, tournament: Tournament):
-    _sports(tournament)
     return render(request, "protocols/print.html", {
         **sheets.final_sheet(tournament), "sheet_template": "protocols/final_sheet.html", "document": None,
         "documents": _documents_with_state(issuing.documents_of(tournament=tournament)),
@@ -212,7 +200,6 @@ def final_protocol(request, tournament: Tournament):
 
 @staff_page
 def final_protocol_pdf(request, tournament: Tournament):
-    _sports(tournament)
     try:
         document = issuing.issue_final_protocol(request.user, tournament.pk, base_url=issuing.site_url(request))
     except (ValidationError, PermissionDenied) as error:
@@ -228,7 +215,6 @@ def final_protocol_pdf(request, tournament: Tournament):
 @require_http_methods(["GET", "POST"])
 def tour_protocols(request, tournament: Tournament, number: int):
     """Every table's protocol of a tour; an organiser makes them all at once (Celery) into a ZIP."""
-    _sports(tournament)
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     if request.method == "POST":
         try:
@@ -263,7 +249,6 @@ def _batch(request, tournament: Tournament, number: int, batch: int) -> Protocol
 @staff_page
 @require_http_methods(["GET", "POST"])
 def batch_detail(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     if request.method == "POST":
         try:
@@ -280,7 +265,6 @@ def batch_detail(request, tournament: Tournament, number: int, batch: int):
 
 @staff_page
 def batch_status(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     progress = batches.batch_progress(batch)
     if progress["ready"]:
@@ -290,7 +274,6 @@ def batch_status(request, tournament: Tournament, number: int, batch: int):
 
 @staff_page
 def batch_zip(request, tournament: Tournament, number: int, batch: int):
-    _sports(tournament)
     batch = _batch(request, tournament, number, batch)
     if batch.status != ProtocolBatch.Status.READY:
         raise Http404(_("The ZIP is not ready yet."))

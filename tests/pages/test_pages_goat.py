@@ -142,9 +142,10 @@ def test_the_goat_sheet_records_a_deal_and_shows_the_sitting(client, fresh):
     assert "Game points: 10 · 10 · 0 · goat: 3" in page and "Sitting over" in page
 
 
-def test_the_other_sheet_pages_are_not_made_for_goat_yet(client, fresh):
+def test_the_goat_sheet_exports_its_protocol_but_has_no_history_yet(client, fresh):
     assert client.get(SHEET + "history/").status_code == 404
-    assert client.get(SHEET + "protocol.json").status_code == 404
+    response = client.get(SHEET + "protocol.json")
+    assert response.status_code == 200 and response.json() == {"format": "domino-sitting/1", "games": []}
 
 
 def test_my_tables_shows_a_goat_tables_players(client, goat):
