@@ -31,8 +31,8 @@ def goat(db, frozen, timers_sent, monkeypatch):
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",
                    regulations={"game": "goat", "lose_at": 30})
     for name in ("Преображенский", "Воскресенская", "Богословский"):
-        player = services.register_player(org, t, {"last_name": name})
-        set_pin(org, player.pk, PIN)
+        entry = services.register_player(org, t, {"last_name": name})  # an Entry: its player's id differs
+        set_pin(org, entry.player_id, PIN)
     tour = tours.generate_tour(org, t)
     tours.publish_tour(org, tour)
     tour.play_mode = "digital"
