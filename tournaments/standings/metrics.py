@@ -53,48 +53,40 @@ class Metric:
     key: ClassVar[str]
     name: ClassVar[str | Promise]  # a lazy translation
     higher_is_better: ClassVar[bool] = True
+    #: The field of :class:`Row` the metric is, for the metrics that are one.
+    attribute: ClassVar[str]
 
     def values(self, group: list[Row], rows: dict[int, Row]) -> dict[int, int]:
         """The metric of each row of ``group`` (a set of rows tied so far)."""
         return {r.key: self.value(r, rows) for r in group}
 
     def value(self, row: Row, rows: dict[int, Row]) -> int:
-        raise NotImplementedError
+        return getattr(row, self.attribute)
 
 
 class Wins(Metric):
     key, name = "wins", _("Wins")
-
-    def value(self, row, rows):
-        return row.wins
+    attribute = "wins"
 
 
 class PointsDifference(Metric):
     key, name = "points_difference", _("Points difference")
-
-    def value(self, row, rows):
-        return row.points_difference
+    attribute = "points_difference"
 
 
 class PointsFor(Metric):
     key, name = "points_for", _("Points for")
-
-    def value(self, row, rows):
-        return row.points_for
+    attribute = "points_for"
 
 
 class PointsAgainst(Metric):
     key, name, higher_is_better = "points_against", _("Points against"), False
-
-    def value(self, row, rows):
-        return row.points_against
+    attribute = "points_against"
 
 
 class Penalties(Metric):
     key, name, higher_is_better = "penalties", _("Penalties"), False
-
-    def value(self, row, rows):
-        return row.penalties
+    attribute = "penalties"
 
 
 class Buchholz(Metric):
@@ -120,45 +112,35 @@ class GamePoints(Metric):
     """Goat: the game points of the online rating, summed (RULES 9.1)."""
 
     key, name = "game_points", _("Game points")
-
-    def value(self, row, rows):
-        return row.game_points
+    attribute = "game_points"
 
 
 class Goats(Metric):
     """Goat: the games in which he was a goat."""
 
     key, name, higher_is_better = "goats", _("Goats"), False
-
-    def value(self, row, rows):
-        return row.goats
+    attribute = "goats"
 
 
 class TotalScore(Metric):
     """Goat: the points charged to him in all his games (points are bad there)."""
 
     key, name, higher_is_better = "total_score", _("Total score"), False
-
-    def value(self, row, rows):
-        return row.score
+    attribute = "score"
 
 
 class GamesWon(Metric):
     """Sea Goat: the games won (RULES 9.2)."""
 
     key, name = "games_won", _("Games won")
-
-    def value(self, row, rows):
-        return row.games_won
+    attribute = "games_won"
 
 
 class PointsWon(Metric):
     """Sea Goat: the points credited in all the games."""
 
     key, name = "points_won", _("Points")
-
-    def value(self, row, rows):
-        return row.score
+    attribute = "score"
 
 
 METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
