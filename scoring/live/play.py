@@ -246,20 +246,28 @@ def _catch_up(step: _Step, by: str) -> bool:
 
 
 def _no_show(step: _Step) -> None:
+    """The no-show deadline passed (RULES 5, 9): every pair (at a Goat table every unit: a seat,
+    or a pair with ``teams``) with a player missing is absent, and the partition (the sitting,
+    every game of it) is decided."""
     live = step.live
-    if step.goat:  # the Goat engine has no no-show: the referee sees who is missing
-        live.no_show_deadline = None
-        return
-    absent = [pair for pair in engine.Pair if not set(engine.seats_of(pair)) <= set(live.present)]
     live.no_show_deadline = None
-    if not absent:
+    missing = [seat for seat in range(1, step.seats + 1) if seat not in live.present]
+    if not missing:
         return
-    which = engine.Absent.BOTH if len(absent) == 2 else engine.Absent(absent[0])
+    absent: Any
     try:
-        step.game.record_no_show(which)
+        if step.goat:
+            units = engine.units_of(step.sitting.regulations)
+            away = {units[engine.unit_index(seat, step.sitting.regulations)] for seat in missing}
+            absent = [unit for unit in units if unit in away]
+            step.sitting.record_no_show(absent)
+        else:
+            pairs = {engine.pair_of(seat) for seat in missing}
+            absent = engine.Absent.BOTH if len(pairs) == 2 else engine.Absent(pairs.pop())
+            step.game.record_no_show(absent)
     except engine.RulesError:
         return  # the partition has begun: the no-show rule no longer applies
-    step.record("no_show", {"absent": which, "by": "clock"})
+    step.record("no_show", {"absent": absent, "by": "clock"})
 
 
 def _time_runs_out(step: _Step) -> None:
