@@ -282,6 +282,8 @@ class GoatDeal:
             raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index],
                               seat=turn + 1)
         second_index = None if second is None else _tile_and_first(second)[0]
+        if second_index is not None and self.regulations.game != Game.SEA_GOAT:
+            raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
         move: dict[str, Any] = {"seat": turn + 1}
         if self.drawn:
             move["draw"] = [str(TILES[i]) for i in self.drawn]
@@ -334,8 +336,6 @@ class GoatDeal:
 
     def _two_doubles(self, index: TileIndex, side: int, second: TileIndex) -> TileMask:
         """Sea Goat: the double ``index`` on ``side`` and the double ``second`` on the other end."""
-        if self.regulations.game != Game.SEA_GOAT:
-            raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
         if not (TILES[index].is_double and TILES[second].is_double and index != second):
             raise IllegalMove(gettext_noop("two tiles in one move must be two doubles"))
         if not self.hands[self.turn] >> second & 1:
