@@ -48,6 +48,7 @@ GAME_REASONS = {
     "target": _("the target was reached"),
     "zero_zero": _("domino with 0-0"),
     "timeout": _("the time ran out"),
+    "no_show": _("no-show"),
 }
 
 #: Why a partition ended, in a narrow column.

@@ -382,14 +382,15 @@ def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
 
 def export_sitting(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """A Goat or Sea Goat table (or one of its earlier versions) as a protocol file: ``format``
-    :data:`SITTING_FORMAT` and ``games``, each game begun written by the engine in the format of
+    :data:`SITTING_FORMAT` and ``games``, each game begun (or decided by a no-show, its
+    ``no_show`` key naming the absent units) written by the engine in the format of
     PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names), which
     :func:`scoring.engine.score_protocol` reads back."""
     sitting = sitting_at(partition, version)
     names = unit_names(partition.table, sitting.regulations)
     return {"format": SITTING_FORMAT,
             "games": [engine.write_protocol(game, names) for game in sitting.games
-                      if game.deals or game.first_leader is not None]}
+                      if game.deals or game.first_leader is not None or game.is_over]}
 
 
 def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:

@@ -246,20 +246,28 @@ def _catch_up(step: _Step, by: str) -> bool:
 
 
 def _no_show(step: _Step) -> None:
+    """The no-show deadline passed (RULES 5, 9): every pair (at a Goat table every unit: a seat,
+    or a pair with ``teams``) with a player missing is absent, and the partition (the sitting,
+    every game of it) is decided."""
     live = step.live
-    if step.goat:  # the Goat engine has no no-show: the referee sees who is missing
-        live.no_show_deadline = None
-        return
-    absent = [pair for pair in engine.Pair if not set(engine.seats_of(pair)) <= set(live.present)]
     live.no_show_deadline = None
-    if not absent:
+    missing = [seat for seat in range(1, step.seats + 1) if seat not in live.present]
+    if not missing:
         return
-    which = engine.Absent.BOTH if len(absent) == 2 else engine.Absent(absent[0])
+    absent: Any
     try:
-        step.game.record_no_show(which)
+        if step.goat:
+            units = engine.units_of(step.sitting.regulations)
+            away = {units[engine.unit_index(seat, step.sitting.regulations)] for seat in missing}
+            absent = [unit for unit in units if unit in away]
+            step.sitting.record_no_show(absent)
+        else:
+            pairs = {engine.pair_of(seat) for seat in missing}
+            absent = engine.Absent.BOTH if len(pairs) == 2 else engine.Absent(pairs.pop())
+            step.game.record_no_show(absent)
     except engine.RulesError:
         return  # the partition has begun: the no-show rule no longer applies
-    step.record("no_show", {"absent": which, "by": "clock"})
+    step.record("no_show", {"absent": absent, "by": "clock"})
 
 
 def _time_runs_out(step: _Step) -> None:
@@ -648,20 +656,25 @@ def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, 
 
 
 def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None, end: str | None = None,
-         pass_turn: bool = False) -> Partition:
+         pass_turn: bool = False, second: str | None = None) -> Partition:
     """The awaited player plays ``tile`` (on ``end`` when it fits both) or passes, made for
-    ``turn``. At a digital table the device holding his seat (or the referee) sends it, and a
-    pass while holding a playable tile is refused; at a refereed table the referee enters it, and
-    such a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
+    ``turn``; in Sea Goat ``second``, a double, goes on the other end in the same move (RULES
+    9.2). At a digital table the device holding his seat (or the referee) sends it, and a pass
+    while holding a playable tile is refused; at a refereed table the referee enters it, and such
+    a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
     if pass_turn == (tile is not None):
         raise ValidationError(_("Play a tile or pass."))
     if end not in (None, *engine.Side):
         raise ValidationError(_("A tile goes on the left or the right end."))
+    if second is not None and tile is None:
+        raise ValidationError(_("A second double goes with a first one."))
 
     def act(step: _Step) -> None:
         if step.goat:
-            _goat_move(step, turn, tile, end)
+            _goat_move(step, turn, tile, end, second)
             return
+        if second is not None:
+            raise ValidationError(_("Two doubles in one move are played in Sea Goat only."))
         live, game = step.live, step.game
         seat = live.seat
         if seat is None or game.current is None:
@@ -703,10 +716,11 @@ def _to_move(actor: Actor) -> Check:
     return check
 
 
-def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None) -> None:
-    """A move at a Goat table: a tile, or a pass when nothing fits and the bazaar may not be
-    drawn (the engine refuses any other); when it ends the deal the next one is dealt (the next
-    game's, when it ended a game), unless the sitting is over."""
+def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None, second: str | None) -> None:
+    """A move at a Goat table: a tile (in Sea Goat with a ``second`` double on the other end), or
+    a pass when nothing fits and the bazaar may not be drawn (the engine refuses any other); when
+    it ends the deal the next one is dealt (the next game's, when it ended a game), unless the
+    sitting is over."""
     live, sitting = step.live, step.sitting
     seat = live.seat
     if seat is None or sitting.current is None:
@@ -714,8 +728,10 @@ def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None) -> Non
     data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": clock.charged(live, step.now)}
     try:
         if tile is not None:
-            sitting.play(tile, engine.Side(end) if end else None, seat)
+            sitting.play(tile, engine.Side(end) if end else None, seat, second)
             data.update(tile=tile, end=end)
+            if second is not None:
+                data["second"] = second
         else:
             sitting.pass_turn(seat)
             data["pass"] = True

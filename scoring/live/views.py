@@ -94,10 +94,10 @@ def _url(name: str, partition: Partition) -> str:
 
 
 def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """The ends each playable tile may go on ("" for a lead, which has no end)."""
+    """The ends each playable tile may go on alone ("" for a lead, which has no end)."""
     ends: dict[str, list[str]] = {}
     for move in legal:
-        if "tile" in move:
+        if "tile" in move and "second" not in move:
             ends.setdefault(move["tile"], []).append(move.get("end") or "")
     return ends
 
@@ -185,6 +185,8 @@ def goat_context(partition: Partition, *, seats: Collection[int] = ()) -> dict[s
         "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
         "scores": scores, "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
         "must_draw": bool(current and current.get("must_draw")),
+        # Sea Goat (RULES 9.2): two doubles at once, the first on the left end, the second on the right.
+        "doubles": [move for move in (current or {}).get("legal", []) if "second" in move],
         "can_pass": bool(current and "legal" in current and not current["legal"] and not current["must_draw"]),
     }
 
@@ -244,16 +246,16 @@ def _seat(value: str | None) -> int:
 
 def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Partition:
     """A move posted from a page: ``move`` is "tile|end" (end empty for a lead or a single end),
-    or ``pass``."""
+    in Sea Goat "tile|end|second" (two doubles at once), or ``pass``."""
     turn = _int(request.POST.get("turn"), _("Turn"))
     if "draw" in request.POST:
         return play.draw(actor, partition.pk, turn)
     if "pass" in request.POST:
         return play.move(actor, partition.pk, turn, pass_turn=True)
-    tile, _bar, end = request.POST.get("move", "").partition("|")
+    tile, end, second = (request.POST.get("move", "").split("|", 2) + ["", ""])[:3]
     if not tile:
         raise ValidationError(_("Tap a tile, or pass."))
-    return play.move(actor, partition.pk, turn, tile=tile, end=end or None)
+    return play.move(actor, partition.pk, turn, tile=tile, end=end or None, second=second or None)
 
 
 # -- the public page ----------------------------------------------------------------------------------
