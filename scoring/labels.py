@@ -57,10 +57,14 @@ REASONS_SHORT = {
 }
 
 CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty")}
+#: What a lapse of a live table's move clock brought (its audit entry's ``consequence``): a Goat
+#: table with ``move_timeout: forfeit`` ends the game (scoring.live.play._goat_lapse).
+TIMEOUT_CONSEQUENCES = {**CONSEQUENCES, "forfeit": _("game lost on time")}
 
 ACTIONS = {
     "lead": _("Lead draw"),
     "deal": _("Deal"),
+    "goat_deal": _("Deal"),  # a deal of a Goat table recorded on its score sheet
     "penalty": _("Penalty"),
     "violation": _("Violation"),
     "annul": _("Annulment"),
@@ -79,6 +83,8 @@ ACTIONS = {
     "deal_start": _("Deal dealt"),
     "hands": _("Hands entered"),
     "move": _("Move"),
+    "draw": _("Tile drawn from the bazaar"),
+    "redeal": _("Redeal (void deal)"),
     "timeout": _("Move time ran out"),
     "tap": _("Move tapped"),
     "allowance": _("Move time switched"),

@@ -90,7 +90,7 @@ def _sheet_url(partition: Partition) -> str:
 class Seat:
     number: int
     player: Player
-    pair: str  # "A" | "B"
+    pair: str  # "A" | "B"; "" for a Goat player each for himself (scoring.live.hall)
 
 
 def seats_of(table: Table) -> list[Seat]:

@@ -506,14 +506,13 @@ def _visible_tour(request: HttpRequest, slug: str, number: int) -> Tour:
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no tour %(number)s.") % {"number": number})
-    if tour.tournament.plays_goat:  # its tiles of 2 to 4 players are not built yet
-        raise Http404(_("The hall screen does not show Goat tables: see the tour's draw."))
     return tour
 
 
 def tour_hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The hall screen of a tour, for a projector: every table as a tile (the pairs, the totals,
-    the partition's clock, whose turn, the late ones marked) and the live standings."""
+    """The hall screen of a tour, for a projector: every table as a tile (the pairs and their
+    totals, or a Goat table's players and their scores in the game being played; the partition's
+    clock, whose turn, the late ones marked) and the live standings."""
     tour = _visible_tour(request, slug, number)
     frame = _tour_frame(tour, "tour-hall-fragment", "live/hall_fragment.html")
     return render(request, "live/hall.html", {**_hall_context(tour), **frame})
@@ -538,8 +537,6 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
 def _chief_tour(tournament, number: int) -> Tour:
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     tour.tournament = tournament  # read once already
-    if tournament.plays_goat:  # like the hall, it does not show tables of 2 to 4 players yet
-        raise Http404(_("The chief referee's view does not show Goat tables: see the tour's draw."))
     return tour
 
 

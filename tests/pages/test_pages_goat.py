@@ -36,7 +36,7 @@ def goat(client):
 def test_the_draw_seats_players_without_pairs_and_shows_their_game_points(client, goat):
     page = text(client.get("/tournaments/goat/tours/1/"))
     assert "Пара A" not in page
-    assert "Экран зала" not in page  # the hall screen of Goat tables is phase 2
+    assert "Экран зала" in page  # the hall screen shows Goat tables too
     seats = [str(p) for p in goat["table"].players]
     assert all(name in page for name in seats)
     # 10 game points for seats 1 and 2 (nothing counted: seat 2's 12 is memorised), the goat 0.
@@ -157,9 +157,9 @@ def test_my_tables_shows_a_goat_tables_players(client, goat):
 
 def test_no_page_of_a_table_of_three_fails(client, goat):
     """Every page of a table of three players answers, never with a server error: the live
-    table and the phone's page show it (tests/live/test_live_goat.py); the hall, the chief
-    referee's view, the referee's tablet and the protocols not built for Goat yet refuse it
-    clearly."""
+    table, the phone's page (tests/live/test_live_goat.py), the hall and the chief referee's
+    view (tests/live/test_live_hall.py) show it; the referee's tablet and the protocols not
+    built for Goat yet refuse it clearly."""
     partition = goat["table"].partition
     base = "/tournaments/goat/tours/1/tables/1/"
     paths = [base + page for page in ("sheet/", "sheet/import/", "sheet/protocol.json", "sheet/history/",
