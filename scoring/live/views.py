@@ -183,7 +183,8 @@ def goat_context(partition: Partition, *, seats: Collection[int] = ()) -> dict[s
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
         "seats": seat_list, "goat": True, **_board(partition, state, seat_list),
         "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
-        "scores": scores, "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
+        "scores": scores, "carry": state["carry"], "sea_goat": state["goat"] == "sea_goat",
+        "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
         "must_draw": bool(current and current.get("must_draw")),
         # Sea Goat (RULES 9.2): two doubles at once, the first on the left end, the second on the right.
         "doubles": [move for move in (current or {}).get("legal", []) if "second" in move],
