@@ -644,12 +644,14 @@ def read_sitting(document: Any, regulations: engine.Regulations) -> engine.GoatS
         games = [document]
     else:
         raise ValidationError(_("The format must be %(sitting)s (a table's protocol file) or %(game)s (one game), got "
-                                "%(value)s.") % {"sitting": SITTING_FORMAT, "game": PROTOCOL_FORMAT, "value": repr(kind)})
+                                "%(value)s.") % {"sitting": SITTING_FORMAT, "game": PROTOCOL_FORMAT,
+                                                  "value": repr(kind)})
     if len(games) > regulations.games_per_tour:
         raise ValidationError(_("A sitting has at most %(games)s games, the file has %(count)s.") % {
             "games": regulations.games_per_tour, "count": len(games)})
     # Before the engine replays them: every change replays the sitting from its first event.
-    _check_deal_count(sum(len(g["deals"]) for g in games if isinstance(g, Mapping) and isinstance(g.get("deals"), list)))
+    _check_deal_count(sum(len(g["deals"]) for g in games
+                          if isinstance(g, Mapping) and isinstance(g.get("deals"), list)))
     played = []
     for k, game in enumerate(games, 1):
         if not isinstance(game, Mapping):

@@ -162,6 +162,13 @@ SHEET_FORMS: dict[str, type[ActionForm]] = {form.action: form for form in (
     LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
 
 
+class CorrectionReason(forms.Form):
+    """The reason the chief referee gives for a correction."""
+
+    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
+                             error_messages={"required": _("A correction needs a reason.")})
+
+
 class GoatDealEndForm(StampedForm):
     """How a deal of Goat or Sea Goat ended, in summary form: domino, fish or a redeal, the seat
     that made it, each seat's hand value. The engine checks the rest (which values are possible)."""
@@ -201,12 +208,9 @@ class GoatDealForm(GoatDealEndForm):
         return {**({"lead": lead} if lead is not None else {}), **super().deal}
 
 
-class GoatCorrectionForm(GoatDealEndForm):
+class GoatCorrectionForm(GoatDealEndForm, CorrectionReason):
     """The chief referee's correction of one deal of a Goat table
     (:func:`scoring.services.correct_goat_deal`), with the reason; the first leader stays."""
-
-    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
-                             error_messages={"required": _("A correction needs a reason.")})
 
 
 class GoatPenaltyForm(StampedForm):
@@ -251,14 +255,11 @@ GOAT_SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in 
     GoatDealForm, GoatPenaltyForm, GoatTimeForm, GoatAnnulForm)}
 
 
-class CorrectionForm(DealEndForm):
+class CorrectionForm(DealEndForm, CorrectionReason):
     """The chief referee's correction of one deal, with the reason."""
 
     def operation(self):
         return "deal", self.deal()
-
-    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
-                             error_messages={"required": _("A correction needs a reason.")})
 
 
 class ImportForm(StampedForm):
