@@ -49,6 +49,7 @@ GAME_REASONS = {
     "zero_zero": _("domino with 0-0"),
     "timeout": _("the time ran out"),
     "no_show": _("no-show"),
+    "time": _("the table's time ran out"),
 }
 
 #: Why a partition ended, in a narrow column.
@@ -74,6 +75,11 @@ ACTIONS = {
     "forfeit": _("Forfeit"),
     "import": _("Protocol imported"),
     "correction": _("Correction"),
+    # A Goat or Sea Goat table (scoring.services.record_goat_deal, record_goat).
+    "goat_deal": _("Deal"),
+    "goat_penalty": _("Penalty"),
+    "goat_time": _("Time ran out"),
+    "redeal": _("Redeal (void deal)"),
     # A partition played live (scoring.live.play).
     "live": _("Table opened live"),
     "seat": _("Seat taken on a phone"),

@@ -121,6 +121,14 @@ class GoatSitting:
         """A void deal of the game being played (:meth:`GoatGame.record_redeal`)."""
         return self._after(self._open_game().record_redeal(hands))
 
+    def write_penalty(self, seat: Seat, code: ViolationCode | str) -> GamePenalty:
+        """A penalty in the game being played (:meth:`GoatGame.write_penalty`: RULES 9, Goat
+        charges the offender, Sea Goat credits the others); the next game starts if it ended
+        this one (a goat by penalty points)."""
+        penalty = self._open_game().write_penalty(seat, code)
+        self._next_game()
+        return penalty
+
     # -- playing move by move (a live table) ----------------------------------------------------
 
     @property

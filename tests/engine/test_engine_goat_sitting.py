@@ -195,3 +195,19 @@ def test_a_no_show_is_refused_once_the_sitting_has_begun():
         with pytest.raises(PartitionError, match="a no-show is recorded before the first deal"):
             sitting.record_no_show(["2"])
         assert not sitting.is_over
+def test_a_penalty_counts_in_the_game_being_played_and_may_end_it():
+    sitting = GoatSitting(regs(penalty_points=10))
+    sitting.draw_lead(1)
+    sitting.record_deal("fish", 1, {1: 3, 2: 12})  # for_all: (3, 12)
+    penalty = sitting.write_penalty(2, "signs")  # Goat: charged to the offender, 12 + 10 = 22 >= 20
+    assert (penalty.after_deal, penalty.unit, penalty.scores) == (1, "2", (3, 22))
+    assert sitting.games[0].is_over and sitting.games[0].decision.goats == ("2",)
+    assert len(sitting.games) == 2 and not sitting.is_over  # game 2 begins
+    sitting.write_penalty(1, "conduct")  # before game 2's first deal: counts in game 2
+    assert sitting.game.scores == (10, 0) and sitting.games[0].scores == (3, 22)
+    with pytest.raises(RulesError, match="unknown penalty code"):
+        sitting.write_penalty(1, "no_show")
+    sea = GoatSitting(Regulations(game="sea_goat", players=3, teams=False, games_per_tour=1, target=30,
+                                  penalty_points=30))
+    sea.write_penalty(2, "signs")  # Sea Goat: credited to the others, seats 1 and 3 at 30: nobody alone
+    assert sea.game.scores == (30, 0, 30) and not sea.is_over
