@@ -75,22 +75,34 @@ class Command(BaseCommand):
         waited = (clock.now() - table.turn_started_at).total_seconds() - table.turn_paused
         if waited < think_time(table.pk, table.turn, table.allowance or 20):
             return
-        partition = Partition.objects.select_related("table__tour__tournament").get(pk=table.pk)
-        goat = partition.table.tour.tournament.plays_goat
-        deal = (engine_sitting(partition) if goat else engine_partition(partition)).current
-        if deal is None:
+        options = self.options(Partition.objects.select_related("table__tour__tournament").get(pk=table.pk))
+        if options is None:
             return
+        moves, must_draw = options
         rng = random.Random(table.pk * 7919 + table.turn)
-        moves = deal.legal_moves()
         actor = play.Actor(None, tokens[(table.pk, table.seat)])
         try:
-            if not moves and goat and deal.can_draw():
+            if must_draw:
                 play.draw(actor, table.pk, table.turn)  # his turn goes on: the next round plays or draws again
             elif not moves:
                 play.move(actor, table.pk, table.turn, pass_turn=True)
             else:
-                choice = rng.choice(moves)
-                play.move(actor, table.pk, table.turn, tile=str(choice.tile),
-                          end=str(choice.end) if choice.end else None)
+                tile, end = rng.choice(moves)
+                play.move(actor, table.pk, table.turn, tile=tile, end=end)
         except play.StaleTurn:
             pass  # a timeout or the other process moved first: the next round sees the new turn
+
+    @staticmethod
+    def options(partition: Partition) -> tuple[list[tuple[str, str | None]], bool] | None:
+        """The legal moves (tile, end) of the player to move, and whether he must draw from the
+        bazaar instead (a Goat table); None with no deal in play."""
+        if partition.table.tour.tournament.plays_goat:
+            goat_deal = engine_sitting(partition).current
+            if goat_deal is None:
+                return None
+            legal = [(str(m.tile), str(m.end) if m.end else None) for m in goat_deal.legal_moves()]
+            return legal, not legal and goat_deal.can_draw()
+        deal = engine_partition(partition).current
+        if deal is None:
+            return None
+        return [(str(m.tile), str(m.end) if m.end else None) for m in deal.legal_moves()], False
