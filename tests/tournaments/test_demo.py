@@ -3,6 +3,7 @@
 import pytest
 from django.core.management import call_command
 
+from scoring.management.commands.demo_players import Command as DemoPlayers
 from scoring.models import LiveTable, Partition, SeatResult
 from tournaments.models import Pair, Table, Tour, Tournament
 
@@ -70,7 +71,11 @@ def test_the_goat_demo_is_an_individual_event_of_twelve_played_through_the_servi
     live = LiveTable.objects.filter(partition__table__tour=tour)
     assert sorted(live.values_list("partition__table__number", "mode")) == [(2, "digital"), (3, "digital")]
     assert all(t.no_show_deadline is not None for t in live)
-    call_command("demo_players", once=True)  # the seats taken: each live table deals its first deal
+    # The simulated players take their seats (demo_players' own round, without its loop, which
+    # recycles the database connection): once all four are there the table deals its first deal.
+    players, tokens = DemoPlayers(), {}
+    for live in LiveTable.objects.filter(partition__table__tour=tour):
+        players.seat(live, tokens)
     for live in LiveTable.objects.filter(partition__table__tour=tour):
         assert live.present == [1, 2, 3, 4] and live.seat is not None
         assert live.partition.status == "playing"
