@@ -427,14 +427,7 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
     ``lead``: the seat that led it (RULES 9.1: by the hands). The next game starts when one ends;
     after the sitting's ``games_per_tour`` games the partition is finished and every player's
     :class:`~scoring.models.SeatResult` written, in the same transaction."""
-    if not isinstance(deal, Mapping):
-        raise ValidationError(_("A deal must be an object."))
-    unknown = sorted(set(deal) - GOAT_DEAL_KEYS)
-    if unknown:
-        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
-    values = deal.get("values", {})
-    if not isinstance(values, Mapping):
-        raise ValidationError(_("The hand values are given by seat."))
+    check_goat_deal(deal)
 
     def apply(partition: Partition) -> None:
         if not partition.table.tour.tournament.plays_goat:
@@ -442,22 +435,42 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
         if partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
                                     "giving a reason."))
-        _check_deal_count(partition.deals + 1)
         sitting = engine_sitting(partition)
-        try:
-            if "lead" in deal:
-                sitting.draw_lead(deal["lead"])
-            end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
-            seat: Any = deal.get("seat")
-            if end == engine.GoatEnd.REDEAL:
-                if seat is not None or values:
-                    raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
-                sitting.record_redeal()
-            else:
-                sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
-        except engine.RulesError as error:
-            raise engine_error(error) from None
+        apply_goat_deal(sitting, deal)
         store_sitting(partition, sitting)
 
     return _change(user, partition_id, "goat_deal", deal, apply, version=version, idempotency_key=idempotency_key,
                    address=address)
+
+
+def check_goat_deal(deal: Any) -> None:
+    """Refuse a Goat deal in summary form (:func:`record_goat_deal`) that is not an object of its
+    keys, before anything is locked."""
+    if not isinstance(deal, Mapping):
+        raise ValidationError(_("A deal must be an object."))
+    unknown = sorted(set(deal) - GOAT_DEAL_KEYS)
+    if unknown:
+        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
+    if not isinstance(deal.get("values", {}), Mapping):
+        raise ValidationError(_("The hand values are given by seat."))
+
+
+def apply_goat_deal(sitting: engine.GoatSitting, deal: Mapping[str, Any]) -> None:
+    """Record a deal in summary form (checked by :func:`check_goat_deal`) in ``sitting``: the
+    score sheet's and the referee's clock's (:func:`scoring.live.play.clock_goat_result`). The
+    engine refuses what the rules forbid: a ValidationError, and the caller stores nothing."""
+    _check_deal_count(sitting.deals + 1)
+    values = deal.get("values", {})
+    try:
+        if "lead" in deal:
+            sitting.draw_lead(deal["lead"])
+        end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
+        seat: Any = deal.get("seat")
+        if end == engine.GoatEnd.REDEAL:
+            if seat is not None or values:
+                raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
+            sitting.record_redeal()
+        else:
+            sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
+    except engine.RulesError as error:
+        raise engine_error(error) from None
