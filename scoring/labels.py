@@ -55,7 +55,7 @@ REASONS_SHORT = {
     "target": _("target"), "time": _("time"), "deals": _("all deals"), "no_show": _("no-show"), "forfeit": _("forfeit"),
 }
 
-CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty")}
+CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty"), "forfeit": _("forfeit")}
 
 ACTIONS = {
     "lead": _("Lead draw"),
@@ -83,6 +83,10 @@ ACTIONS = {
     "allowance": _("Move time switched"),
     "pause": _("Pause"),
     "resume": _("Resumed"),
+    # A Goat table (RULES 9.1): a tile drawn, a void deal, a deal in summary form.
+    "draw": _("Tile drawn from the bazaar"),
+    "redeal": _("Redeal"),
+    "goat_deal": _("Deal"),
 }
 
 STATUSES = {"scheduled": _("not started"), "playing": _("playing"), "finished": _("finished")}
