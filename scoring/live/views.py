@@ -504,7 +504,8 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
 def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The referee's tablet: the seats (present, held), the awaited seat's clock, entering the
     hands and the moves (refereed table) or tapping them (referee's clock), pause, the no-show,
-    the warnings and penalties (the chief referee annuls them)."""
+    the warnings and penalties (the chief referee annuls them); at a Goat table its 2 to 4 seats,
+    the tiles drawn from the bazaar, the scores and memorised points (:func:`_goat_referee_context`)."""
     partition = _referee_partition(request, slug, number, table)
     if request.method == "POST":
         return _act(request, lambda: _referee_action(request, partition), _url("live-referee", partition),

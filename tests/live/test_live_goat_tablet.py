@@ -164,3 +164,10 @@ def test_the_live_api_enters_hands_and_names_a_drawn_tile(db, frozen, timers_sen
     assert body["current"]["must_draw"]
     body = send("draw/", {"turn": body["live"]["turn"], "tile": "4-2"}).json()
     assert body["current"]["legal"] == [{"seat": 2, "tile": "4-2", "end": "left"}] and body["current"]["bazaar"] == 13
+
+
+def test_a_goat_table_in_pairs_shows_its_pairs(db, frozen, timers_sent):
+    world = goat_table("clock", 4, {"teams": True}, names=LONG)
+    page = text(login(world["ref"]).get(TABLET))
+    assert page.count('class="seat-dot seat-dot--a"') == 2 and page.count('class="seat-dot seat-dot--b"') == 2
+    assert "Пара A: 0" in page and "Пара B: 0" in page  # the game's units are the pairs
