@@ -48,6 +48,8 @@ GAME_REASONS = {
     "target": _("the target was reached"),
     "zero_zero": _("domino with 0-0"),
     "timeout": _("the time ran out"),
+    "no_show": _("no-show"),
+    "time": _("the table's time ran out"),
 }
 
 #: Why a partition ended, in a narrow column.
@@ -55,11 +57,15 @@ REASONS_SHORT = {
     "target": _("target"), "time": _("time"), "deals": _("all deals"), "no_show": _("no-show"), "forfeit": _("forfeit"),
 }
 
-CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty"), "forfeit": _("forfeit")}
+CONSEQUENCES = {"warning": _("warning"), "penalty": _("penalty")}
+#: What a lapse of a live table's move clock brought (its audit entry's ``consequence``): a Goat
+#: table with ``move_timeout: forfeit`` ends the game (scoring.live.play._goat_lapse).
+TIMEOUT_CONSEQUENCES = {**CONSEQUENCES, "forfeit": _("game lost on time")}
 
 ACTIONS = {
     "lead": _("Lead draw"),
     "deal": _("Deal"),
+    "goat_deal": _("Deal"),  # a deal of a Goat table recorded on its score sheet
     "penalty": _("Penalty"),
     "violation": _("Violation"),
     "annul": _("Annulment"),
@@ -69,6 +75,11 @@ ACTIONS = {
     "forfeit": _("Forfeit"),
     "import": _("Protocol imported"),
     "correction": _("Correction"),
+    # A Goat or Sea Goat table (scoring.services.record_goat_deal, record_goat).
+    "goat_deal": _("Deal"),
+    "goat_penalty": _("Penalty"),
+    "goat_time": _("Time ran out"),
+    "redeal": _("Redeal (void deal)"),
     # A partition played live (scoring.live.play).
     "live": _("Table opened live"),
     "seat": _("Seat taken on a phone"),
@@ -78,15 +89,13 @@ ACTIONS = {
     "deal_start": _("Deal dealt"),
     "hands": _("Hands entered"),
     "move": _("Move"),
+    "draw": _("Tile drawn from the bazaar"),
+    "redeal": _("Redeal (void deal)"),
     "timeout": _("Move time ran out"),
     "tap": _("Move tapped"),
     "allowance": _("Move time switched"),
     "pause": _("Pause"),
     "resume": _("Resumed"),
-    # A Goat table (RULES 9.1): a tile drawn, a void deal, a deal in summary form.
-    "draw": _("Tile drawn from the bazaar"),
-    "redeal": _("Redeal"),
-    "goat_deal": _("Deal"),
 }
 
 STATUSES = {"scheduled": _("not started"), "playing": _("playing"), "finished": _("finished")}

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.web import jsonreader
 from scoring import engine
+from scoring.engine.protocol import FORMAT as PROTOCOL_FORMAT
 from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -382,14 +383,15 @@ def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
 
 def export_sitting(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """A Goat or Sea Goat table (or one of its earlier versions) as a protocol file: ``format``
-    :data:`SITTING_FORMAT` and ``games``, each game begun written by the engine in the format of
+    :data:`SITTING_FORMAT` and ``games``, each game begun (or decided by a no-show, its
+    ``no_show`` key naming the absent units) written by the engine in the format of
     PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names), which
     :func:`scoring.engine.score_protocol` reads back."""
     sitting = sitting_at(partition, version)
     names = unit_names(partition.table, sitting.regulations)
     return {"format": SITTING_FORMAT,
             "games": [engine.write_protocol(game, names) for game in sitting.games
-                      if game.deals or game.first_leader is not None]}
+                      if game.deals or game.first_leader is not None or game.is_over]}
 
 
 def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
@@ -418,6 +420,65 @@ def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
     ])
 
 
+def goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
+    """The hand values of a Goat deal in summary form (:func:`record_goat_deal`, and the referee's
+    clock's :func:`scoring.live.play.clock_goat_result`), its keys checked; the engine checks
+    what they say."""
+    if not isinstance(deal, Mapping):
+        raise ValidationError(_("A deal must be an object."))
+    unknown = sorted(set(deal) - keys)
+    if unknown:
+        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
+    values = deal.get("values", {})
+    if not isinstance(values, Mapping):
+        raise ValidationError(_("The hand values are given by seat."))
+    return values
+
+
+def apply_goat_deal(played: engine.GoatSitting | engine.GoatGame, deal: Mapping[str, Any], values: Any) -> None:
+    """Record ``deal`` (summary form, :func:`goat_deal_values` read its values) on a sitting (the
+    sheet's, the referee's clock's), or on one of its games replayed up to it (a correction)."""
+    if "lead" in deal:
+        played.draw_lead(deal["lead"])
+    end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
+    seat: Any = deal.get("seat")
+    if end == engine.GoatEnd.REDEAL:
+        if seat is not None or values:
+            raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
+        played.record_redeal()
+    else:
+        played.record_deal(end, seat, values, deal.get("zero_zero", False))
+
+
+def _check_goat_table(partition: Partition) -> None:
+    if not partition.table.tour.tournament.plays_goat:
+        raise ValidationError(_("This table does not play Goat or Sea Goat."))
+
+
+def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any],
+                    operate: Callable[[engine.GoatSitting], Any], *, version: int | None, idempotency_key: str,
+                    address: str | None, deals: int = 0) -> Partition:
+    """One line of a Goat table's sheet, by its referee: ``operate`` on the sitting being played
+    (``deals``: how many deals it adds). A finished sitting is closed: it changes only by a
+    correction."""
+
+    def apply(partition: Partition) -> None:
+        _check_goat_table(partition)
+        if partition.is_finished:
+            raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
+                                    "giving a reason."))
+        _check_deal_count(partition.deals + deals)
+        sitting = engine_sitting(partition)
+        try:
+            operate(sitting)
+        except engine.RulesError as error:
+            raise engine_error(error) from None
+        store_sitting(partition, sitting)
+
+    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
+                   address=address)
+
+
 def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
                      idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record one deal of the game being played at a Goat or Sea Goat table, in summary form:
@@ -427,50 +488,212 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
     ``lead``: the seat that led it (RULES 9.1: by the hands). The next game starts when one ends;
     after the sitting's ``games_per_tour`` games the partition is finished and every player's
     :class:`~scoring.models.SeatResult` written, in the same transaction."""
-    check_goat_deal(deal)
+    values = goat_deal_values(deal)
+    return _record_sitting(user, partition_id, "goat_deal", deal, lambda s: apply_goat_deal(s, deal, values),
+                           version=version, idempotency_key=idempotency_key, address=address, deals=1)
+
+
+# The other lines of a Goat table's sheet: name -> (the fields of its data, all required, what it
+# does to the sitting). The engine checks their values (seats, codes, types).
+GOAT_OPERATIONS: dict[str, tuple[frozenset[str], Callable[[engine.GoatSitting, Mapping[str, Any]], Any]]] = {
+    # RULES 7, 9: Goat charges the offender, Sea Goat credits the others.
+    "goat_penalty": (frozenset({"seat", "code"}), lambda s, d: s.write_penalty(d["seat"], d["code"])),
+    # RULES 5, 9: the game being played ends after the deal in play (at once between deals),
+    # counted as it stands, and it is the sitting's last.
+    "goat_time": (frozenset({"during_deal"}), lambda s, d: s.expire_time(d["during_deal"])),
+}
+
+
+def record_goat(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
+                idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record a penalty (``goat_penalty``: ``seat``, ``code``) or the table's time running out
+    (``goat_time``: ``during_deal``) at a Goat or Sea Goat table (:data:`GOAT_OPERATIONS`)."""
+    operation = GOAT_OPERATIONS.get(action)
+    if operation is None:
+        raise ValidationError(_("Unknown action %(action)s.") % {"action": action})
+    if not isinstance(data, Mapping):
+        raise ValidationError(_("The data of an action must be an object."))
+    fields, operate = operation
+    if set(data) != fields:
+        raise ValidationError(_("The data of %(action)s are: %(fields)s.") % {
+            "action": action, "fields": ", ".join(sorted(fields))})
+    return _record_sitting(user, partition_id, action, data, lambda s: operate(s, data), version=version,
+                           idempotency_key=idempotency_key, address=address)
+
+
+# -- Goat: corrections and import, the chief referee's ---------------------------------------------
+
+
+def _replace_sitting(user, partition_id: int, action: str, data: Mapping[str, Any],
+                     make: Callable[[Partition], engine.GoatSitting], *, reason: str = "", chief: bool = False,
+                     version: int | None, idempotency_key: str, address: str | None) -> Partition:
+    """Store the sitting ``make`` builds from the locked row in place of the recorded one (a
+    finished one included): a new version, the players' results written again if it is over,
+    taken back if it is no longer."""
 
     def apply(partition: Partition) -> None:
-        if not partition.table.tour.tournament.plays_goat:
-            raise ValidationError(_("This table does not play Goat or Sea Goat."))
-        if partition.is_finished:
-            raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
-                                    "giving a reason."))
-        sitting = engine_sitting(partition)
-        apply_goat_deal(sitting, deal)
+        _check_goat_table(partition)
+        sitting = make(partition)
+        partition.seat_results.all().delete()
+        partition.reason, partition.finished_at = "", None
         store_sitting(partition, sitting)
 
-    return _change(user, partition_id, "goat_deal", deal, apply, version=version, idempotency_key=idempotency_key,
-                   address=address)
+    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
+                   address=address, reason=reason, chief=chief)
 
 
-def check_goat_deal(deal: Any) -> None:
-    """Refuse a Goat deal in summary form (:func:`record_goat_deal`) that is not an object of its
-    keys, before anything is locked."""
-    if not isinstance(deal, Mapping):
-        raise ValidationError(_("A deal must be an object."))
-    unknown = sorted(set(deal) - GOAT_DEAL_KEYS)
-    if unknown:
-        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
-    if not isinstance(deal.get("values", {}), Mapping):
-        raise ValidationError(_("The hand values are given by seat."))
+def _correct_sitting(user, partition_id: int, data: Mapping[str, Any], make: Callable[[Partition], engine.GoatSitting],
+                     *, reason: str, version: int | None, idempotency_key: str, address: str | None) -> Partition:
+    """The chief referee's correction of a Goat table, with its reason (:func:`correct` for
+    sports)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError(_("A correction needs a reason."))
+    return _replace_sitting(user, partition_id, "correction", data, make, reason=reason.strip(), chief=True,
+                            version=version, idempotency_key=idempotency_key, address=address)
 
 
-def apply_goat_deal(sitting: engine.GoatSitting, deal: Mapping[str, Any]) -> None:
-    """Record a deal in summary form (checked by :func:`check_goat_deal`) in ``sitting``: the
-    score sheet's and the referee's clock's (:func:`scoring.live.play.clock_goat_result`). The
-    engine refuses what the rules forbid: a ValidationError, and the caller stores nothing."""
-    _check_deal_count(sitting.deals + 1)
-    values = deal.get("values", {})
+def _game_events(partition: Partition, game: Any) -> tuple[Mapping[str, Any], list[dict[str, Any]]]:
+    """Game ``game`` (from 1) of the stored sitting, and its events."""
+    games = (partition.state or {}).get("games") or []
+    if type(game) is not int or not 1 <= game <= len(games) or not (game == 1 or games[game - 1]["events"]):
+        raise ValidationError(_("There is no game %(game)s.") % {"game": game})
+    stored = games[game - 1]
+    if stored.get("current") is not None:
+        raise ValidationError(_("A deal of game %(game)s is being played move by move: correct the game once it has "
+                                "ended.") % {"game": game})
+    return stored, list(stored["events"])
+
+
+def _with_game(partition: Partition, game: int, events: list[dict[str, Any]]) -> engine.GoatSitting:
+    """The stored sitting replayed from its events, game ``game``'s replaced by ``events``: every
+    later record is checked again; one that no longer fits refuses the correction."""
+    state = partition.state or {}
+    games = list(state["games"])
+    games[game - 1] = {**games[game - 1], "events": events}
+    while len(games) > 1 and not games[-1]["events"] and games[-1].get("current") is None:
+        games.pop()  # the next game, not begun: the sitting starts it again if it is still due
     try:
-        if "lead" in deal:
-            sitting.draw_lead(deal["lead"])
-        end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
-        seat: Any = deal.get("seat")
-        if end == engine.GoatEnd.REDEAL:
-            if seat is not None or values:
-                raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
-            sitting.record_redeal()
-        else:
-            sitting.record_deal(end, seat, values, deal.get("zero_zero", False))
+        return engine.GoatSitting.from_dict({**state, "games": games})
+    except engine.RulesError as error:
+        raise ValidationError(_("The correction is refused: %(error)s") % {"error": error.translate(_)}) from None
+
+
+def correct_goat_deal(user, partition_id: int, game: int, number: int, deal: Mapping[str, Any], *, reason: str,
+                      version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
+    """The chief referee corrects deal ``number`` of game ``game`` of a Goat or Sea Goat table (the
+    summary form of :func:`record_goat_deal`, without ``lead``: the first leader stays), giving a
+    reason. The game is replayed from its events with the corrected deal, and the sitting after
+    it: a correction that makes a later record impossible (the game would end before deals
+    recorded in it, or no longer end though the next game has begun) is refused, nothing stored."""
+    values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})
+
+    def corrected(partition: Partition) -> engine.GoatSitting:
+        stored, events = _game_events(partition, game)
+        deals = [k for k, event in enumerate(events) if event.get("type") in ("deal", "redeal")]
+        if type(number) is not int or not 1 <= number <= len(deals):
+            raise ValidationError(_("Game %(game)s has no deal %(number)s.") % {"game": game, "number": number})
+        at = deals[number - 1]
+        replayed = engine.GoatGame.from_dict({**stored, "events": events[:at], "current": None})
+        try:
+            apply_goat_deal(replayed, deal, values)
+        except engine.RulesError as error:
+            raise engine_error(error.at("deal %(n)s", n=number)) from None
+        if replayed.is_over and len(deals) > number:
+            raise ValidationError(_("With this correction game %(game)s ends at deal %(number)s, yet later deals are "
+                                    "recorded in it: the correction is refused.") % {"game": game, "number": number})
+        return _with_game(partition, game, replayed.to_dict()["events"] + events[at + 1:])
+
+    return _correct_sitting(user, partition_id, {"game": game, "deal": number, **dict(deal)}, corrected,
+                            reason=reason, version=version, idempotency_key=idempotency_key, address=address)
+
+
+def annul_goat_penalty(user, partition_id: int, game: int, number: int, *, reason: str, version: int | None = None,
+                       idempotency_key: str = "", address: str | None = None) -> Partition:
+    """The chief referee annuls penalty ``number`` (in the order written) of game ``game`` of a
+    Goat or Sea Goat table, giving a reason: the game is replayed without it (the version before
+    keeps it in the history); refused if the game would then no longer be over though the next
+    game has begun."""
+
+    def corrected(partition: Partition) -> engine.GoatSitting:
+        _stored, events = _game_events(partition, game)
+        penalties = [k for k, event in enumerate(events) if event.get("type") == "penalty"]
+        if type(number) is not int or not 1 <= number <= len(penalties):
+            raise ValidationError(_("Game %(game)s has no penalty %(number)s.") % {"game": game, "number": number})
+        del events[penalties[number - 1]]
+        return _with_game(partition, game, events)
+
+    return _correct_sitting(user, partition_id, {"game": game, "penalty": number}, corrected, reason=reason,
+                            version=version, idempotency_key=idempotency_key, address=address)
+
+
+def read_sitting(document: Any, regulations: engine.Regulations) -> engine.GoatSitting:
+    """The sitting a protocol file describes, read whole under the table's ``regulations`` (the
+    tournament's at the table's size): a :data:`SITTING_FORMAT` file (:func:`export_sitting`), or
+    one game (``domino-protocol/1``, PROTOCOL_FORMAT.md "Goat and Sea Goat"). A game's
+    ``regulations``, when given, must be the table's; its names are not checked (a paper protocol
+    may spell them otherwise). Only finished deals are read: the sheet records deals whole."""
+    if not isinstance(document, Mapping):
+        raise ValidationError(_("A protocol must be a JSON object."))
+    kind = document.get("format")
+    if kind == SITTING_FORMAT:
+        unknown = sorted(set(document) - {"format", "games"})
+        if unknown:
+            raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
+        games = document.get("games")
+        if not isinstance(games, list) or not games:
+            raise ValidationError(_("A table's protocol file lists its games: at least one."))
+    elif kind == PROTOCOL_FORMAT:
+        games = [document]
+    else:
+        raise ValidationError(_("The format must be %(sitting)s (a table's protocol file) or %(game)s (one game), got "
+                                "%(value)s.") % {"sitting": SITTING_FORMAT, "game": PROTOCOL_FORMAT,
+                                                  "value": repr(kind)})
+    if len(games) > regulations.games_per_tour:
+        raise ValidationError(_("A sitting has at most %(games)s games, the file has %(count)s.") % {
+            "games": regulations.games_per_tour, "count": len(games)})
+    # Before the engine replays them: every change replays the sitting from its first event.
+    _check_deal_count(sum(len(g["deals"]) for g in games
+                          if isinstance(g, Mapping) and isinstance(g.get("deals"), list)))
+    played = []
+    for k, game in enumerate(games, 1):
+        if not isinstance(game, Mapping):
+            raise ValidationError(_("Game %(game)s must be a JSON object.") % {"game": k})
+        try:
+            read, _names = engine.read_protocol({"regulations": regulations.to_dict(), **game})
+        except engine.RulesError as error:
+            raise engine_error(error.at("game %(n)s", n=k)) from None
+        if read.regulations != regulations or not isinstance(read, engine.GoatGame):
+            raise ValidationError(_("Game %(game)s is played under other regulations than this table's: leave them out "
+                                    "to use the table's.") % {"game": k})
+        if read.current is not None:
+            raise ValidationError(_("Game %(game)s stops in the middle of a deal: the score sheet takes finished deals "
+                                    "only.") % {"game": k})
+        played.append(read.to_dict())
+    try:
+        return engine.GoatSitting.from_dict({"regulations": regulations.to_dict(), "games": played})
     except engine.RulesError as error:
         raise engine_error(error) from None
+
+
+def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
+                   version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record a Goat or Sea Goat table from a protocol file (:func:`read_sitting`), read and checked
+    whole before anything is stored. Its referee imports into a table nobody has recorded yet;
+    with a ``reason`` the chief referee replaces a recorded one (a correction), a finished one
+    included."""
+    partition = Partition.objects.select_related("table__tour__tournament").get(pk=partition_id)
+    _check_goat_table(partition)
+    sitting = read_sitting(document, engine_sitting(Partition(table=partition.table)).regulations)
+    data = {"protocol": dict(document)}
+    if reason:
+        return _correct_sitting(user, partition_id, data, lambda p: sitting, reason=reason, version=version,
+                                idempotency_key=idempotency_key, address=address)
+
+    def into_empty(p: Partition) -> engine.GoatSitting:
+        if p.version:
+            raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
+                                    "giving a reason."))
+        return sitting
+
+    return _replace_sitting(user, partition_id, "import", data, into_empty, version=version,
+                            idempotency_key=idempotency_key, address=address)

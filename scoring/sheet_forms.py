@@ -162,16 +162,21 @@ SHEET_FORMS: dict[str, type[ActionForm]] = {form.action: form for form in (
     LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
 
 
-class GoatDealForm(StampedForm):
-    """A deal of Goat or Sea Goat in summary form (:func:`scoring.services.record_goat_deal`): how
-    it ended and by which seat, each seat's hand value; the seat that led the first deal of a
-    game. The engine checks the rest (who may lead, which values are possible)."""
+class CorrectionReason(forms.Form):
+    """The reason the chief referee gives for a correction."""
+
+    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
+                             error_messages={"required": _("A correction needs a reason.")})
+
+
+class GoatDealEndForm(StampedForm):
+    """How a deal of Goat or Sea Goat ended, in summary form: domino, fish or a redeal, the seat
+    that made it, each seat's hand value. The engine checks the rest (which values are possible)."""
 
     ENDS = [("domino", _("Domino")), ("fish", _("Fish")), ("redeal", _("Redeal (void deal)"))]
     end = forms.ChoiceField(choices=ENDS, widget=forms.RadioSelect, error_messages={
         "required": _("Choose how the deal ended: domino, fish or a redeal.")})
     seat = forms.TypedChoiceField(choices=SEATS, coerce=int, required=False, empty_value=None)
-    lead = forms.TypedChoiceField(choices=SEATS, coerce=int, required=False, empty_value=None)
     value_1 = forms.IntegerField(min_value=0, required=False)
     value_2 = forms.IntegerField(min_value=0, required=False)
     value_3 = forms.IntegerField(min_value=0, required=False)
@@ -182,8 +187,6 @@ class GoatDealForm(StampedForm):
     def deal(self) -> dict[str, Any]:
         data = self.cleaned_data
         deal: dict[str, Any] = {"end": data["end"]}
-        if data["lead"] is not None:
-            deal["lead"] = data["lead"]
         if data["end"] != "redeal":
             deal["seat"] = data["seat"]
             deal["values"] = {str(n): data[f"value_{n}"] for n in (1, 2, 3, 4) if data[f"value_{n}"] is not None}
@@ -192,19 +195,76 @@ class GoatDealForm(StampedForm):
         return deal
 
 
-class CorrectionForm(DealEndForm):
+class GoatDealForm(GoatDealEndForm):
+    """The next deal of a Goat table (:func:`scoring.services.record_goat_deal`), and for the first
+    deal of a game the seat that led it (the engine checks who may lead)."""
+
+    action = "goat_deal"
+    lead = forms.TypedChoiceField(choices=SEATS, coerce=int, required=False, empty_value=None)
+
+    @property
+    def deal(self) -> dict[str, Any]:
+        lead = self.cleaned_data["lead"]
+        return {**({"lead": lead} if lead is not None else {}), **super().deal}
+
+
+class GoatCorrectionForm(GoatDealEndForm, CorrectionReason):
+    """The chief referee's correction of one deal of a Goat table
+    (:func:`scoring.services.correct_goat_deal`), with the reason; the first leader stays."""
+
+
+class GoatPenaltyForm(StampedForm):
+    """A penalty at a Goat table (:func:`scoring.services.record_goat`): RULES 9, Goat charges the
+    offender, Sea Goat credits the others."""
+
+    action = "goat_penalty"
+    seat = forms.TypedChoiceField(choices=SEATS, coerce=int, error_messages={"required": _("Tap the seat.")})
+    code = forms.ChoiceField(choices=[(c, VIOLATIONS[c]) for c in PENALTY_CODES], error_messages={
+        "required": _("Choose the violation.")})
+
+    @property
+    def recording(self) -> tuple[str, dict[str, Any]]:
+        return self.action, {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
+
+
+class GoatTimeForm(StampedForm):
+    """The table's time ran out (:func:`scoring.services.record_goat`), during a deal or between
+    deals."""
+
+    action = "goat_time"
+    during_deal = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
+
+    @property
+    def recording(self) -> tuple[str, dict[str, Any]]:
+        return self.action, {"during_deal": self.cleaned_data["during_deal"]}
+
+
+class GoatAnnulForm(StampedForm):
+    """The chief referee annuls a penalty of a Goat table
+    (:func:`scoring.services.annul_goat_penalty`): its game, its number in the game, the reason."""
+
+    action = "goat_annul"
+    game = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    penalty = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=500, error_messages={
+        "required": _("An annulment needs a reason.")})
+
+
+#: The forms of a Goat table's sheet by the ``action`` they post.
+GOAT_SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in (
+    GoatDealForm, GoatPenaltyForm, GoatTimeForm, GoatAnnulForm)}
+
+
+class CorrectionForm(DealEndForm, CorrectionReason):
     """The chief referee's correction of one deal, with the reason."""
 
     def operation(self):
         return "deal", self.deal()
 
-    reason = forms.CharField(label=_("Reason of the correction"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}),
-                             error_messages={"required": _("A correction needs a reason.")})
-
 
 class ImportForm(StampedForm):
-    """A protocol (domino-protocol/1) as a file or pasted; a chief referee replacing a recorded
-    partition gives a reason."""
+    """A protocol (domino-protocol/1; at a Goat table its protocol file, domino-sitting/1, or one
+    game) as a file or pasted; a chief referee replacing a recorded partition gives a reason."""
 
     file = forms.FileField(label=_("Protocol file (JSON)"), required=False)
     text = forms.CharField(label=_("or paste the protocol"), required=False,

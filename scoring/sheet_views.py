@@ -1,7 +1,8 @@
 """The referee's score sheet: his tables, and per partition one step at a time (the lead draw,
 then each deal's end), with penalties and warnings, the clock, no-shows, restarted deals,
 forfeits and annulments; protocol import and export; the chief referee's corrections and the
-history of versions.
+history of versions. A Goat or Sea Goat table has its own sheet (its sitting's games deal by
+deal, penalties, the table's time) and correction page; import, export and history serve both.
 
 Thin: every write is one call of :mod:`scoring.services` (which holds the transaction, the lock
 and the permission check); what the sheet shows — totals, deals, penalties, who leads, what
@@ -33,7 +34,8 @@ from . import engine, labels, services
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
-from .sheet_forms import SHEET_FORMS, CorrectionForm, GoatDealForm, ImportForm
+from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm,
+                          GoatDealForm, ImportForm)
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
              "is now: check it and record again.")
@@ -60,9 +62,10 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     return redirect(_sheet_url(partition))
 
 
-def _partition(request, slug: str, number: int, table: int, goat: bool = False) -> Partition:
-    """The partition at a table, for whoever may record it (a 403 for anyone else). A Goat or Sea
-    Goat table has only its sheet and its export (``goat``): no import, history or corrections yet."""
+def _partition(request, slug: str, number: int, table: int, goat: bool | None = None) -> Partition:
+    """The partition at a table, for whoever may record it (a 403 for anyone else). ``goat``: the
+    page is made for a Goat or Sea Goat table only (True) or for a sports one only (False): a
+    404 for the other."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -72,8 +75,8 @@ def _partition(request, slug: str, number: int, table: int, goat: bool = False) 
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
-    if partition.table.tour.tournament.plays_goat and not goat:
-        raise Http404(_("This table plays Goat or Sea Goat: this page is not made for it yet."))
+    if goat is not None and partition.table.tour.tournament.plays_goat != goat:
+        raise Http404(_("This page is not made for this table's game."))
     return partition
 
 
@@ -90,7 +93,7 @@ def _sheet_url(partition: Partition) -> str:
 class Seat:
     number: int
     player: Player
-    pair: str  # "A" | "B"
+    pair: str  # "A" | "B"; "" for a Goat player each for himself (scoring.live.hall)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -189,7 +192,7 @@ def sheet(request, slug: str, number: int, table: int):
     """One step of the partition per screen: what the engine says comes next, the form for it,
     the totals and the deals so far; the rarer actions below, folded. A Goat or Sea Goat table
     has its own sheet (:func:`goat_sheet`)."""
-    partition = _partition(request, slug, number, table, goat=True)
+    partition = _partition(request, slug, number, table)
     if partition.table.tour.tournament.plays_goat:
         return goat_sheet(request, partition)
     bound = None
@@ -223,28 +226,82 @@ def sheet(request, slug: str, number: int, table: int):
 
 def goat_sheet(request, partition: Partition):
     """The sheet of a Goat or Sea Goat table: the games of the sitting with their deals (charges
-    or credits and the scores after each, read from the engine), and one form for the next deal
-    (:func:`scoring.services.record_goat_deal`)."""
-    form = GoatDealForm(request.POST) if request.method == "POST" else None
-    if form is not None and form.is_valid():
-        written = _submit(request, form, lambda: services.record_goat_deal(
-            request.user, partition.pk, form.deal, version=form.cleaned_data["version"],
-            idempotency_key=form.cleaned_data["key"], address=_address(request)),
-            done=lambda p: _("Deal recorded."), back=_sheet_url(partition))
-        if written is not None:
-            return written
+    or credits and the scores after each) and penalties, read from the engine; the form of the
+    next deal (:func:`scoring.services.record_goat_deal`); folded below, a penalty and the table's
+    time running out (:func:`scoring.services.record_goat`); the chief referee's links to correct
+    a deal and his annulment of a penalty (:func:`scoring.services.annul_goat_penalty`)."""
+    bound = None
+    if request.method == "POST":
+        form_class = GOAT_SHEET_FORMS.get(request.POST.get("action", ""))
+        if form_class is None:
+            raise Http404(_("There is no such action."))
+        bound = form_class(request.POST)
+        if bound.is_valid():
+            written = _submit(request, bound, _goat_write(request, partition, bound),
+                              done=lambda p: _goat_recorded(p, bound), back=_sheet_url(partition))
+            if written is not None:
+                return written
+            partition.refresh_from_db()
     sitting = services.engine_sitting(partition)
+    tournament = partition.table.tour.tournament
+    can_referee_all = permissions.can_referee_all(request.user, tournament)
+    forms = {action: form() for action, form in GOAT_SHEET_FORMS.items()}
+    if bound is not None:
+        forms[bound.action] = bound
+    return render(request, "scoring/goat_sheet.html", {
+        **goat_context(partition, sitting), "title_suffix": _("Score sheet"), "version": partition.version,
+        "forms": forms, "form": forms["goat_deal"], "refused": bound is not None and bool(bound.errors),
+        "can_referee_all": can_referee_all, "can_annul": can_referee_all,
+        "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+    })
+
+
+def _goat_write(request, partition: Partition, form) -> Callable[[], Partition]:
+    """The service call of a valid form of a Goat table's sheet."""
+    user, data = request.user, form.cleaned_data
+    stamp = {"version": data["version"], "idempotency_key": data["key"], "address": _address(request)}
+    if isinstance(form, GoatDealForm):
+        return lambda: services.record_goat_deal(user, partition.pk, form.deal, **stamp)
+    if isinstance(form, GoatAnnulForm):
+        return lambda: services.annul_goat_penalty(user, partition.pk, data["game"], data["penalty"],
+                                                   reason=data["reason"], **stamp)
+    return lambda: services.record_goat(user, partition.pk, *form.recording, **stamp)
+
+
+def _goat_recorded(partition: Partition, form) -> str:
+    """A short confirmation of what was just recorded at a Goat table, read back from the engine."""
+    if form.action == "goat_deal":
+        return _("Deal recorded.")
+    if form.action == "goat_annul":
+        return _("The penalty is annulled: version %(version)s.") % {"version": partition.version}
+    if form.action == "goat_penalty":
+        seat = form.cleaned_data["seat"]
+        return _("Seat %(seat)s, %(name)s: %(what)s.") % {
+            "seat": seat, "name": partition.table.players[seat - 1], "what": labels.CONSEQUENCES["penalty"]}
+    return _("Recorded: %(action)s.") % {"action": labels.ACTIONS.get(form.action, form.action)}
+
+
+def goat_context(partition: Partition, sitting: engine.GoatSitting) -> dict[str, Any]:
+    """What the sheet of a Goat table (or an old version of it) shows, all of it read from
+    ``sitting``: each game begun, its deals, penalties, the clock and the result."""
     table = partition.table
     players = table.players
-    return render(request, "scoring/goat_sheet.html", {
+    games = []
+    for k, game in enumerate(sitting.games, 1):
+        decision = game.decision
+        games.append({
+            "number": k, "game": game, "first": not game.deals and game.first_leader is None,
+            "begun": bool(game.events),
+            "reason_label": labels.GAME_REASONS.get(decision.reason, decision.reason) if decision else "",
+            "penalties": [{"number": n, "penalty": p, "player": players[p.seat - 1],
+                           "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code)}
+                          for n, p in enumerate(game.penalties, 1)],
+        })
+    return {
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
-        "title_suffix": _("Score sheet"), "version": partition.version, "form": form,
-        "refused": form is not None and bool(form.errors),
         "seats": list(enumerate(players, 1)), "units": [_unit_name(u, players) for u in sitting.game.units],
-        "games": [{"number": k, "game": g, "first": not g.deals and g.first_leader is None}
-                  for k, g in enumerate(sitting.games, 1)],
-        "sitting": sitting, "results": partition.seat_results.select_related("player") if partition.is_finished else (),
-    })
+        "games": games, "sitting": sitting, "sea_goat": sitting.regulations.game == engine.Game.SEA_GOAT,
+    }
 
 
 def _unit_name(unit: str, players: tuple[Player, ...]) -> str:
@@ -285,11 +342,14 @@ def _recorded(partition: Partition, action: str) -> str:
 @require_http_methods(["GET", "POST"])
 def sheet_import(request, slug: str, number: int, table: int):
     """A partition from a protocol document (file or pasted): into an empty sheet by its referee;
-    over a recorded one by a chief referee, with a reason."""
+    over a recorded one by a chief referee, with a reason. A Goat table takes its own protocol
+    file or one game (:func:`scoring.services.import_sitting`)."""
     partition = _partition(request, slug, number, table)
+    goat = partition.table.tour.tournament.plays_goat
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        written = _submit(request, form, lambda: services.import_protocol(
+        service = services.import_sitting if goat else services.import_protocol
+        written = _submit(request, form, lambda: service(
             request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
             version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
             done=lambda p: _("The protocol is imported."), back=reverse("sheet-import", args=[slug, number, table]))
@@ -298,7 +358,7 @@ def sheet_import(request, slug: str, number: int, table: int):
         partition.refresh_from_db()
     return render(request, "scoring/import.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
-        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version,
+        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version, "goat": goat,
         "can_referee_all": permissions.can_referee_all(request.user, partition.table.tour.tournament),
     })
 
@@ -307,7 +367,7 @@ def sheet_import(request, slug: str, number: int, table: int):
 def sheet_export(request, slug: str, number: int, table: int):
     """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file (a Goat
     table: its games, :func:`scoring.services.export_sitting`)."""
-    partition = _partition(request, slug, number, table, goat=True)
+    partition = _partition(request, slug, number, table)
     version = _version(request.GET.get("version"))
     try:
         document = services.export_protocol(partition, version)
@@ -333,36 +393,47 @@ def _version(value: str | None) -> int | None:
 
 @login_required
 def sheet_history(request, slug: str, number: int, table: int):
-    """Every version of the partition: who, when, from where, what, the result before and after."""
+    """Every version of the partition: who, when, from where, what, the result before and after.
+    At a Goat table the deals and the status (no pair totals); a version a live table kept no
+    state for is listed without its protocol."""
     partition = _partition(request, slug, number, table)
+    goat = partition.table.tour.tournament.plays_goat
     changes = list(partition.changes.select_related("user").order_by("-version"))
     rows = [{"change": c, "action_label": labels.ACTIONS.get(c.action, c.action),
-             "before": _summary(c.before), "after": _summary(c.after)} for c in changes]
+             "before": _summary(c.before, goat), "after": _summary(c.after, goat),
+             # An old state of a Goat table is read from its change only (services.sitting_at).
+             "readable": not goat or c.state is not None or c.version == partition.version} for c in changes]
     return render(request, "scoring/history.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
         "tournament": partition.table.tour.tournament, "rows": rows,
     })
 
 
-def _summary(summary: dict[str, Any]) -> dict[str, Any]:
-    """A stored result summary (services.result_summary) with its labels."""
+def _summary(summary: dict[str, Any], goat: bool = False) -> dict[str, Any]:
+    """A stored result summary (services.result_summary) with its labels; at a Goat table, why
+    its last game ended."""
     points = summary.get("points") or [0, 0]
-    return {"points": points, "deals": summary.get("deals", 0), "winner": summary.get("winner") or "",
+    reason = summary.get("reason") or ""
+    return {"points": points, "deals": summary.get("deals", 0), "winner": summary.get("winner") or "", "goat": goat,
             "status": labels.STATUSES.get(summary.get("status", ""), summary.get("status", "")),
-            "reason": labels.REASONS.get(summary.get("reason") or "", summary.get("reason") or "")}
+            "reason": (labels.GAME_REASONS if goat else labels.REASONS).get(reason, reason)}
 
 
 @login_required
 def sheet_version(request, slug: str, number: int, table: int, version: int):
-    """The protocol of one version of the partition, read only."""
+    """The protocol of one version of the partition, read only (a Goat table: its sitting)."""
     partition = _partition(request, slug, number, table)
+    goat = partition.table.tour.tournament.plays_goat
     try:
-        game, _summary_ = services.partition_at(partition, version)
+        if goat:
+            context = goat_context(partition, services.sitting_at(partition, version))
+        else:
+            context = protocol_context(partition, services.partition_at(partition, version)[0])
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     change = partition.changes.select_related("user").filter(version=version).first()
-    return render(request, "scoring/version.html", {
-        **protocol_context(partition, game), "shown_version": version, "change": change,
+    return render(request, "scoring/goat_version.html" if goat else "scoring/version.html", {
+        **context, "shown_version": version, "change": change,
         "change_action": labels.ACTIONS.get(change.action, change.action) if change else "",
     })
 
@@ -371,8 +442,8 @@ def sheet_version(request, slug: str, number: int, table: int, version: int):
 @require_http_methods(["GET", "POST"])
 def sheet_correct(request, slug: str, number: int, table: int, deal: int):
     """The chief referee corrects one deal (its end, the seat, the pips), giving a reason; the
-    engine replays every later deal."""
-    partition = _partition(request, slug, number, table)
+    engine replays every later deal. A Goat table: :func:`sheet_goat_correct`."""
+    partition = _partition(request, slug, number, table, goat=False)
     if not permissions.can_referee_all(request.user, partition.table.tour.tournament):
         raise PermissionDenied(_("Only a chief referee or an organiser corrects a recorded deal."))
     game = services.engine_partition(partition)
@@ -393,4 +464,37 @@ def sheet_correct(request, slug: str, number: int, table: int, deal: int):
             return written
     return render(request, "scoring/correct.html", {
         **context, "deal": line, "form": form, "version": partition.version,
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_goat_correct(request, slug: str, number: int, table: int, game: int, deal: int):
+    """The chief referee corrects deal ``deal`` of game ``game`` of a Goat or Sea Goat table (its
+    end, the seat, the hand values), giving a reason; the sitting is replayed from its events
+    (:func:`scoring.services.correct_goat_deal`)."""
+    partition = _partition(request, slug, number, table, goat=True)
+    if not permissions.can_referee_all(request.user, partition.table.tour.tournament):
+        raise PermissionDenied(_("Only a chief referee or an organiser corrects a recorded deal."))
+    sitting = services.engine_sitting(partition)
+    context = goat_context(partition, sitting)
+    entry = next((g for g in context["games"] if g["number"] == game and g["begun"]), None)
+    line = entry["game"].deals[deal - 1] if entry is not None and 0 < deal <= len(entry["game"].deals) else None
+    if entry is None or line is None:
+        raise Http404(_("There is no deal %(number)s.") % {"number": deal})
+    initial = {"end": str(line.end), "seat": line.seat, "zero_zero": line.zero_zero,
+               **{f"value_{n}": value for n, value in enumerate(line.values, 1)}}
+    form = GoatCorrectionForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        written = _submit(request, form, lambda: services.correct_goat_deal(
+            request.user, partition.pk, game, deal, form.deal, reason=form.cleaned_data["reason"],
+            version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("Deal %(n)s of game %(game)s is corrected: version %(version)s.") % {
+                "n": deal, "game": game, "version": p.version},
+            back=reverse("sheet-goat-correct", args=[slug, number, table, game, deal]))
+        if written is not None:
+            return written
+    return render(request, "scoring/goat_correct.html", {
+        **context, "entry": entry, "deal": line, "form": form, "version": partition.version,
+        "end_label": labels.GOAT_ENDS.get(line.end, line.end),
     })

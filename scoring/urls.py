@@ -21,6 +21,8 @@ urlpatterns = [
     path(sheet + "history/", sheet_views.sheet_history, name="sheet-history"),
     path(sheet + "history/<int:version>/", sheet_views.sheet_version, name="sheet-version"),
     path(sheet + "deals/<int:deal>/correct/", sheet_views.sheet_correct, name="sheet-correct"),
+    path(sheet + "games/<int:game>/deals/<int:deal>/correct/", sheet_views.sheet_goat_correct,
+         name="sheet-goat-correct"),
     # Live tables (scoring/live/views.py): the public page, the player's phone, the referee's tablet.
     path(live_table + "live/", live.live_table, name="live-table"),
     path(live_table + "live/fragment/", live.live_table_fragment, name="live-table-fragment"),

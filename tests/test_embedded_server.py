@@ -240,3 +240,28 @@ def test_the_clocks_worker_takes_the_beats_sweep(site):
     while swept_at() == later:
         assert time.monotonic() < deadline, "the sweep ran once and stopped"
         time.sleep(0.5)
+
+
+def test_the_client_address_comes_from_a_trusted_proxy_only(site):
+    """Behind a reverse proxy the sign-in limit (and the history of changes) must see the
+    client's address, not the proxy's: the web server takes it from X-Forwarded-For when the
+    connection comes from a trusted proxy (gunicorn's FORWARDED_ALLOW_IPS, this host by default),
+    and only then, so a client elsewhere cannot choose the address it is counted under."""
+    host, port = site.url.removeprefix("http://").split(":")
+
+    def wrong_password(source: str, forwarded: str) -> None:
+        connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+        body = json.dumps({"username": "через-прокси", "password": "wrong"})
+        connection.request("POST", "/api/auth/token/", body=body.encode(), headers={
+            "Content-Type": "application/json", "X-Forwarded-For": forwarded})
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        assert response.status == 400
+
+    wrong_password("127.0.0.1", "203.0.113.7")   # the proxy on this host forwards a client's request
+    wrong_password("127.0.0.2", "198.51.100.23")  # another machine (not trusted) claims an address
+    with sqlite3.connect(site.var_dir / "db.sqlite3") as db:
+        addresses = {row[0] for row in db.execute(
+            "SELECT ip_address FROM axes_accessattempt WHERE username = ?", ("через-прокси",))}
+    assert addresses == {"203.0.113.7", "127.0.0.2"}

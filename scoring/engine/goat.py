@@ -282,6 +282,8 @@ class GoatDeal:
             raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index],
                               seat=turn + 1)
         second_index = None if second is None else _tile_and_first(second)[0]
+        if second_index is not None and self.regulations.game != Game.SEA_GOAT:
+            raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
         move: dict[str, Any] = {"seat": turn + 1}
         if self.drawn:
             move["draw"] = [str(TILES[i]) for i in self.drawn]
@@ -334,8 +336,6 @@ class GoatDeal:
 
     def _two_doubles(self, index: TileIndex, side: int, second: TileIndex) -> TileMask:
         """Sea Goat: the double ``index`` on ``side`` and the double ``second`` on the other end."""
-        if self.regulations.game != Game.SEA_GOAT:
-            raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
         if not (TILES[index].is_double and TILES[second].is_double and index != second):
             raise IllegalMove(gettext_noop("two tiles in one move must be two doubles"))
         if not self.hands[self.turn] >> second & 1:
@@ -525,24 +525,28 @@ class GamePenalty:
 @dataclass(frozen=True)
 class GameDecision:
     """The game is over: ``reason``; ``goats`` (Goat: the units at ``lose_at``), ``winner`` (Sea
-    Goat, points), ``timed_out`` (the unit that ran out of time)."""
+    Goat, points: the one unit that won, if one did), ``timed_out`` (the unit that ran out of
+    time), ``absent`` (a no-show: the units that had not appeared)."""
 
     reason: GameReason
     goats: tuple[Unit, ...] = ()
     winner: Unit | None = None
     timed_out: Unit | None = None
+    absent: tuple[Unit, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameResult:
     """What the standings of a tournament take from one game (RULES 9.1, 9.2): per unit (in the
-    order of ``units``) the score, the game points, whether it is a goat and whether it won."""
+    order of ``units``) the score, the game points, whether it is a goat and whether it won
+    (``winners``: Sea Goat's or a points game's winner; after a Sea Goat no-show, every unit
+    present)."""
 
     units: tuple[Unit, ...]
     scores: tuple[int, ...]
     game_points: tuple[int, ...]
     goats: tuple[Unit, ...]
-    winner: Unit | None
+    winners: tuple[Unit, ...]
     reason: GameReason | None
 
 
@@ -662,15 +666,26 @@ class GoatGame:
         if d.reason == GameReason.TIMEOUT and d.timed_out is not None:
             return tuple(gr.timeout_game_points(s.scores, self.units.index(d.timed_out), self.regulations.game))
         if self.is_sea_goat:
-            return tuple(1 if u == d.winner else 0 for u in self.units)
+            winners = self.winners()
+            return tuple(1 if u in winners else 0 for u in self.units)
         return tuple(gr.goat_game_points(s.scores, [self.units.index(g) for g in d.goats]))
+
+    def winners(self) -> tuple[Unit, ...]:
+        """Sea Goat: the units that won the game: its winner, or after a no-show every unit
+        present (RULES 5); none in Goat, whose game points rate every unit."""
+        d = self._state.decision
+        if d is None or not self.is_sea_goat:
+            return ()
+        if d.reason == GameReason.NO_SHOW:
+            return tuple(u for u in self.units if u not in d.absent)
+        return () if d.winner is None else (d.winner,)
 
     def result(self) -> GameResult:
         """The inputs of the standings (RULES 9.1: game points, goats taken, total score; 9.2:
         games won, points)."""
         d = self._state.decision
         return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units),
-                          d.goats if d else (), d.winner if d else None, d.reason if d else None)
+                          d.goats if d else (), self.winners(), d.reason if d else None)
 
     # -- events --------------------------------------------------------------------------------
 
@@ -998,6 +1013,36 @@ class GoatGame:
             winner = self.units[points.index(1)]
         self._state.decision = GameDecision(GameReason.TIMEOUT, winner=winner, timed_out=unit)
         return self._state.decision
+
+    def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
+        """The units ``absent`` (seats, or pairs with ``teams``; a pair with a player missing is
+        absent) had not appeared by the no-show deadline (RULES 5, 9), before the first deal: the
+        game is decided. Goat: each absent unit is a goat at ``lose_at``, each present one scores
+        0 (its full game points); Sea Goat: each present unit wins, credited ``no_show_points``
+        (default: the target), each absent one has 0. All absent: all lose."""
+        decision: GameDecision = self._event({"type": "no_show",
+                                              "absent": list(absent) if isinstance(absent, (list, tuple)) else absent})
+        return decision
+
+    def _on_no_show(self, event: Mapping[str, Any]) -> GameDecision:
+        self._check_open()
+        s, r, absent = self._state, self.regulations, event.get("absent")
+        if not (isinstance(absent, list) and absent and all(isinstance(u, str) for u in absent)
+                and len(set(absent)) == len(absent) and set(absent) <= set(self.units)):
+            raise PartitionError(gettext_noop("the absent are a list of %(units)s, each once, got %(absent)s"),
+                                 units=", ".join(self.units), absent=repr(absent))
+        if s.deals or self.current is not None:
+            raise PartitionError(gettext_noop("a no-show is recorded before the first deal"))
+        away = tuple(u for u in self.units if u in absent)
+        if self.is_sea_goat:
+            s.scores = [0 if u in away else r.no_show_award for u in self.units]
+            present = [u for u in self.units if u not in away]
+            s.decision = GameDecision(GameReason.NO_SHOW, winner=present[0] if len(present) == 1 else None,
+                                      absent=away)
+        else:
+            s.scores = [r.lose_at if u in away else 0 for u in self.units]
+            s.decision = GameDecision(GameReason.NO_SHOW, goats=away, absent=away)
+        return s.decision
 
     def expire_time(self, during_deal: bool) -> None:
         """The game's time limit ran out (RULES 5, 9): during a deal the game ends after it, between

@@ -5,7 +5,8 @@ and Sea Goat"): the same ``domino-protocol/1`` document with ``regulations.game`
 :func:`~scoring.engine.protocol.write_protocol` come here when the game is not ``sports``.
 Units are the seats ``"1"`` .. ``"players"``, or the pairs ``"A"``, ``"B"`` with ``teams``.
 Beyond the format, a Sea Goat deal in summary form may say ``"zero_zero": true`` (the domino
-was made with 0-0), which the move form shows by itself.
+was made with 0-0), which the move form shows by itself; and a game decided by a no-show (RULES
+5, 9) has no deals and ``"no_show": ["2"]``, the units that had not appeared (in the output too).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
 from .points import PointsGame
 from .protocol_fields import fail, place, read_penalties, read_time
 from .regulations import Game, Regulations
-from .vocabulary import Expiry, GoatEnd, Seat
+from .vocabulary import Expiry, GameReason, GoatEnd, Seat
 
 __all__ = ["read_game_protocol", "game_result", "write_game_protocol"]
 
-_KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "timeout"}
+_KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "timeout",
+                "no_show"}
 _POINTS_KEYS: Final = {"format", "regulations", "pairs", "deals", "penalties", "time_expired"}
 _SUMMARY_KEYS: Final = {"end", "seat", "values", "zero_zero"}
 _MOVE_KEYS: Final = {"hands", "moves", "seed"}
@@ -45,6 +47,10 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
     timeout = None if points else _read_timeout(doc.get("timeout"), len(deals))
     if isinstance(game, GoatGame) and doc.get("first_leader") is not None:
         place(game.draw_lead, "first_leader", doc["first_leader"])
+    if isinstance(game, GoatGame) and doc.get("no_show") is not None:
+        if deals:
+            raise fail(gettext_noop("a game with a no-show has no deals"), "deals")
+        place(game.record_no_show, "no_show", doc["no_show"])
 
     def between(done: int) -> None:
         for k, (after, seat, code) in enumerate(penalties, 1):
@@ -239,6 +245,8 @@ def game_result(game: GoatGame | PointsGame) -> dict[str, Any]:
         out["goats"] = [] if decision is None else list(decision.goats)
     if decision is not None and decision.timed_out is not None:
         out["timed_out"] = decision.timed_out
+    if decision is not None and decision.reason == GameReason.NO_SHOW:
+        out["no_show"] = list(decision.absent)
     current = game.current
     if current is not None:
         out["current"] = {"n": len(game.deals) + 1, "leader": current.leader, "to_move": current.to_move,
@@ -270,6 +278,8 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
         doc["time_expired"] = {str(kind): n}
     if isinstance(game, GoatGame) and game.timeout is not None:
         doc["timeout"] = {"deal": game.timeout[0], "seat": game.timeout[1]}
+    if isinstance(game, GoatGame) and game.decision is not None and game.decision.reason == GameReason.NO_SHOW:
+        doc["no_show"] = list(game.decision.absent)
     return doc
 
 

@@ -16,10 +16,10 @@ its rules is repeated here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .errors import PartitionError, RulesError, gettext_noop
-from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
+from .goat import GameDecision, GamePenalty, GoatDeal, GoatDealRecord, GoatGame
 from .partition import Awaited
 from .regulations import MoveTimeout, Regulations
 from .tiles import Tile, TileIndex, TileMask
@@ -85,7 +85,7 @@ class GoatSitting:
                 points[k] += result.game_points[k]
                 goats[k] += unit in result.goats
                 scores[k] += result.scores[k]
-                won[k] += unit == result.winner
+                won[k] += unit in result.winners
         return SittingTotals(units, tuple(points), tuple(goats), tuple(scores), tuple(won))
 
     # -- recording (summary form) --------------------------------------------------------------
@@ -120,6 +120,14 @@ class GoatSitting:
     def record_redeal(self, hands: list[list[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDealRecord:
         """A void deal of the game being played (:meth:`GoatGame.record_redeal`)."""
         return self._after(self._open_game().record_redeal(hands))
+
+    def write_penalty(self, seat: Seat, code: ViolationCode | str) -> GamePenalty:
+        """A penalty in the game being played (:meth:`GoatGame.write_penalty`: RULES 9, Goat
+        charges the offender, Sea Goat credits the others); the next game starts if it ended
+        this one (a goat by penalty points)."""
+        penalty = self._open_game().write_penalty(seat, code)
+        self._next_game()
+        return penalty
 
     # -- playing move by move (a live table) ----------------------------------------------------
 
@@ -177,6 +185,20 @@ class GoatSitting:
             self._next_game()
             return None
         return game.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
+
+    def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
+        """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the
+        sitting's first deal: **Decision**: the no-show decides the whole sitting, every one of
+        its ``games_per_tour`` games as :meth:`GoatGame.record_no_show` says. Returns the first
+        game's decision."""
+        game = self._open_game()
+        if len(self.games) > 1:
+            raise PartitionError(gettext_noop("a no-show is recorded before the first deal"))
+        decision = game.record_no_show(absent)
+        while self._more():
+            self.games.append(GoatGame(self.regulations))
+            self.game.record_no_show(absent)
+        return decision
 
     def expire_time(self, during_deal: bool) -> None:
         """The table's time ran out (RULES 5, 9): the game being played ends (after the deal

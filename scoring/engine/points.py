@@ -88,7 +88,7 @@ class PointsGame:
     def result(self) -> GameResult:
         d = self._state.decision
         return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units), (),
-                          d.winner if d else None, d.reason if d else None)
+                          (d.winner,) if d and d.winner else (), d.reason if d else None)
 
     def _event(self, event: dict[str, Any]) -> Any:
         s = self._state

@@ -133,3 +133,4 @@ class GameReason(enum.StrEnum):
     ZERO_ZERO = "zero_zero"  # Sea Goat: domino with 0-0
     TIMEOUT = "timeout"  # move_timeout forfeit: a player ran out of time
     TIME = "time"  # the game's time limit (RULES 5): counted as it stands
+    NO_SHOW = "no_show"  # a player or pair had not appeared by the no-show deadline (RULES 5, 9)

@@ -49,11 +49,17 @@ class MoveSerializer(ClosedSerializer):
     tile = StrictCharField(max_length=5, required=False, help_text='The tile, e.g. "3-5".')
     end = StrictChoiceField(choices=ENDS, required=False, allow_null=True,
                             help_text="The end it goes on, when it fits both.")
+    second = StrictCharField(max_length=5, required=False, allow_null=True,
+                             help_text='Sea Goat: a second double, e.g. "5-5", put on the other end in the same move '
+                                       "(RULES 9.2); `tile` is then a double and `end` its end. Refused at any other "
+                                       "table.")
     # "pass" is a Python keyword: the field is declared under its JSON name below.
 
     def validate(self, data):
         if bool(data.get("tile")) == bool(data.get("pass")):
             raise serializers.ValidationError(_("Play a tile or pass."))
+        if data.get("second") and not data.get("tile"):
+            raise serializers.ValidationError(_("A second double goes with a first one."))
         return data
 
 
@@ -182,14 +188,15 @@ class LiveTableViewSet(ApiViewSet):
     def retrieve(self, request, pk):
         return self._answer(pk)
 
-    @_writes("Play a move", "The awaited player plays a tile or passes, for `turn`. At a digital table the device "
-             "holding his seat or the referee; at a refereed table the referee (a pass holding a playable tile is "
-             "then recorded as a false pass, which ends the deal).", MoveSerializer)
+    @_writes("Play a move", "The awaited player plays a tile or passes, for `turn`; in Sea Goat he may put two "
+             "doubles down at once, one on each end (`second`, as his legal moves list it). At a digital table the "
+             "device holding his seat or the referee; at a refereed table the referee (a pass holding a playable tile "
+             "is then recorded as a false pass, which ends the deal).", MoveSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def move(self, request, pk):
         data = valid(MoveSerializer, request.data)
         partition = play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
-                              pass_turn=bool(data.get("pass")))
+                              pass_turn=bool(data.get("pass")), second=data.get("second") or None)
         return self._answer(pk, partition)
 
     @_writes("Draw from the bazaar", "Goat: the player to move, with no tile that fits, takes the next tile of the "

@@ -1,6 +1,8 @@
 """What the hall screen and the chief referee's view of a tour show: every table of the tour with
 its clocks and what is late, read in a few queries whatever the number of tables (README, "Hall
-screen and chief referee").
+screen and chief referee"). A sports table scores by its two pairs; a Goat or Sea Goat table by
+its 2 to 4 players each for himself (or its two pairs with ``teams``), in the game of its sitting
+being played (README, "Goat and Sea Goat events"): one tile, its units listed.
 
 Read only, but for the clocks: a table whose deadline has passed is caught up first, as every
 page of a live table does (:func:`scoring.live.play.expire`), so the screen never shows a clock
@@ -13,7 +15,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring import engine, labels
+from scoring import engine, labels, services
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
 from scoring.sheet_views import Seat, seats_of
 from tournaments.models import Table, Tour
@@ -26,6 +28,21 @@ LONG_PAUSE = datetime.timedelta(minutes=2)
 RECENT_TIMEOUTS = datetime.timedelta(minutes=10)
 
 
+@dataclass(frozen=True)
+class HallUnit:
+    """Who scores together at a table, as its tile shows them: a pair (sports; Goat with
+    ``teams``), or a Goat player each for himself."""
+
+    seats: list[Seat]
+    #: Sports: the pair's total. Goat: the score in the game being played; once the sitting is
+    #: over, its game points (Sea Goat: its games won), what the standings rank first.
+    score: int
+    pair: str = ""  # "A" or "B" (their colours); "" for a player each for himself
+    winner: bool = False  # sports: the partition's winner
+    memo: int = 0  # Goat: the points memorised in the game being played
+    goats: int = 0  # Goat: the finished games of the sitting in which it was a goat
+
+
 @dataclass
 class HallTable:
     """One table of the tour as the hall sees it."""
@@ -35,6 +52,13 @@ class HallTable:
     live: LiveTable | None
     seats: list[Seat]
     now: datetime.datetime
+    units: list[HallUnit]
+    #: Goat and Sea Goat: the game ("goat", "sea_goat"; "" at a sports table), the number of the
+    #: game being played of the sitting's ``games``, and the tiles left in the bazaar.
+    game: str = ""
+    game_number: int = 0
+    games: int = 0
+    bazaar: int | None = None
     #: The partition's clock (a countdown, stopped while the table is paused).
     time: dict[str, Any] | None = None
     #: The seat whose move is awaited.
@@ -47,18 +71,6 @@ class HallTable:
     @property
     def number(self) -> int:
         return self.table.number
-
-    @property
-    def pair_a(self) -> list[Seat]:
-        return [self.seats[seat - 1] for seat in engine.seats_of(engine.Pair.A)]
-
-    @property
-    def pair_b(self) -> list[Seat]:
-        return [self.seats[seat - 1] for seat in engine.seats_of(engine.Pair.B)]
-
-    @property
-    def totals(self) -> tuple[int, int]:
-        return self.partition.points_a, self.partition.points_b
 
     @property
     def finished(self) -> bool:
@@ -123,11 +135,38 @@ def overdue(partition: Partition, now: datetime.datetime | None = None) -> bool:
     return any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline))
 
 
+def _pairs(partition: Partition, seats: list[Seat]) -> list[HallUnit]:
+    """The two pairs of a sports table with their totals."""
+    return [HallUnit([seats[seat - 1] for seat in engine.seats_of(pair)], points, pair, partition.winner == pair)
+            for pair, points in ((engine.Pair.A, partition.points_a), (engine.Pair.B, partition.points_b))]
+
+
+def _goat_row(table: Table, now: datetime.datetime) -> HallTable:
+    """A Goat or Sea Goat table: its units with their scores in the game being played (the
+    sitting's game points or games won once it is over), read from the stored sitting."""
+    partition = table.partition
+    sitting = services.engine_sitting(partition)
+    rules, game, totals = sitting.regulations, sitting.game, sitting.totals()
+    seats = [Seat(n, player, engine.pair_of(n) if rules.teams else "") for n, player in enumerate(table.players, 1)]
+    over = partition.is_finished
+    ranked = totals.games_won if rules.game == engine.Game.SEA_GOAT else totals.game_points
+    units = [HallUnit([seats[seat - 1] for seat in engine.seats_of_unit(k, rules)], ranked[k] if over else score,
+                      unit if rules.teams else "", memo=0 if over else game.memo[k], goats=totals.goats[k])
+             for k, (unit, score) in enumerate(zip(game.units, game.scores))]
+    current = None if over else sitting.current
+    return HallTable(table, partition, getattr(partition, "live", None), seats, now, units, game=rules.game,
+                     game_number=len(sitting.games), games=rules.games_per_tour,
+                     bazaar=None if current is None else len(current.bazaar))
+
+
 def _hall_table(table: Table, now: datetime.datetime) -> HallTable:
     partition = table.partition
-    live: LiveTable | None = getattr(partition, "live", None)
-    seats = seats_of(table)
-    row = HallTable(table, partition, live, seats, now)
+    if table.tour.tournament.plays_goat:
+        row = _goat_row(table, now)
+    else:
+        seats = seats_of(table)
+        row = HallTable(table, partition, getattr(partition, "live", None), seats, now, _pairs(partition, seats))
+    live, seats = row.live, row.seats
     if live is None or partition.is_finished:
         return row
     paused = live.paused_at
@@ -168,12 +207,17 @@ class Timeout:
     row: HallTable
     seat: Seat
     lapse: int
-    consequence: str  # "warning", "penalty", or "" when the audit entry says nothing
+    #: "warning", "penalty", "forfeit" (a Goat game lost on time), or "" when the audit entry says nothing.
+    consequence: str
+
+    @property
+    def consequence_label(self) -> str:
+        return str(labels.TIMEOUT_CONSEQUENCES.get(self.consequence, self.consequence))
 
 
 def recent_timeouts(rows: list[HallTable], now: datetime.datetime) -> list[Timeout]:
     """The timeouts recorded at the tour's tables in the last :data:`RECENT_TIMEOUTS`, newest
-    first, each with the warning or penalty it brought (from its audit entry)."""
+    first, each with the warning, penalty or forfeit it brought (from its audit entry)."""
     by_partition = {row.partition.pk: row for row in rows}
     lapses = list(ClockLapse.objects.filter(partition__in=by_partition, at__gte=now - RECENT_TIMEOUTS)
                   .order_by("-at", "-pk"))

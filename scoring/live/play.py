@@ -39,8 +39,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import (append, apply_goat_deal, check_goat_deal, engine_error, engine_partition, engine_sitting,
-                              result_summary, store_sitting, store_state)
+from scoring.services import (GOAT_DEAL_KEYS, append, apply_goat_deal, engine_error, engine_partition, engine_sitting,
+                              goat_deal_values, result_summary, store_sitting, store_state)
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -247,20 +247,28 @@ def _catch_up(step: _Step, by: str) -> bool:
 
 
 def _no_show(step: _Step) -> None:
+    """The no-show deadline passed (RULES 5, 9): every pair (at a Goat table every unit: a seat,
+    or a pair with ``teams``) with a player missing is absent, and the partition (the sitting,
+    every game of it) is decided."""
     live = step.live
-    if step.goat:  # the Goat engine has no no-show: the referee sees who is missing
-        live.no_show_deadline = None
-        return
-    absent = [pair for pair in engine.Pair if not set(engine.seats_of(pair)) <= set(live.present)]
     live.no_show_deadline = None
-    if not absent:
+    missing = [seat for seat in range(1, step.seats + 1) if seat not in live.present]
+    if not missing:
         return
-    which = engine.Absent.BOTH if len(absent) == 2 else engine.Absent(absent[0])
+    absent: Any
     try:
-        step.game.record_no_show(which)
+        if step.goat:
+            units = engine.units_of(step.sitting.regulations)
+            away = {units[engine.unit_index(seat, step.sitting.regulations)] for seat in missing}
+            absent = [unit for unit in units if unit in away]
+            step.sitting.record_no_show(absent)
+        else:
+            pairs = {engine.pair_of(seat) for seat in missing}
+            absent = engine.Absent.BOTH if len(pairs) == 2 else engine.Absent(pairs.pop())
+            step.game.record_no_show(absent)
     except engine.RulesError:
         return  # the partition has begun: the no-show rule no longer applies
-    step.record("no_show", {"absent": which, "by": "clock"})
+    step.record("no_show", {"absent": absent, "by": "clock"})
 
 
 def _time_runs_out(step: _Step) -> None:
@@ -689,20 +697,25 @@ def _goat_hands(step: _Step, hands: Mapping[str, Sequence[str]]) -> None:
 
 
 def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None, end: str | None = None,
-         pass_turn: bool = False) -> Partition:
+         pass_turn: bool = False, second: str | None = None) -> Partition:
     """The awaited player plays ``tile`` (on ``end`` when it fits both) or passes, made for
-    ``turn``. At a digital table the device holding his seat (or the referee) sends it, and a
-    pass while holding a playable tile is refused; at a refereed table the referee enters it, and
-    such a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
+    ``turn``; in Sea Goat ``second``, a double, goes on the other end in the same move (RULES
+    9.2). At a digital table the device holding his seat (or the referee) sends it, and a pass
+    while holding a playable tile is refused; at a refereed table the referee enters it, and such
+    a pass is recorded as the false pass it is (RULES 7), which ends the deal."""
     if pass_turn == (tile is not None):
         raise ValidationError(_("Play a tile or pass."))
     if end not in (None, *engine.Side):
         raise ValidationError(_("A tile goes on the left or the right end."))
+    if second is not None and tile is None:
+        raise ValidationError(_("A second double goes with a first one."))
 
     def act(step: _Step) -> None:
         if step.goat:
-            _goat_move(step, turn, tile, end)
+            _goat_move(step, turn, tile, end, second)
             return
+        if second is not None:
+            raise ValidationError(_("Two doubles in one move are played in Sea Goat only."))
         live, game = step.live, step.game
         seat = live.seat
         if seat is None or game.current is None:
@@ -744,10 +757,11 @@ def _to_move(actor: Actor) -> Check:
     return check
 
 
-def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None) -> None:
-    """A move at a Goat table: a tile, or a pass when nothing fits and the bazaar may not be
-    drawn (the engine refuses any other); when it ends the deal the next one is dealt (the next
-    game's, when it ended a game), unless the sitting is over."""
+def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None, second: str | None) -> None:
+    """A move at a Goat table: a tile (in Sea Goat with a ``second`` double on the other end), or
+    a pass when nothing fits and the bazaar may not be drawn (the engine refuses any other); when
+    it ends the deal the next one is dealt (the next game's, when it ended a game), unless the
+    sitting is over."""
     live, sitting = step.live, step.sitting
     seat = live.seat
     if seat is None or sitting.current is None:
@@ -755,8 +769,10 @@ def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None) -> Non
     data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": clock.charged(live, step.now)}
     try:
         if tile is not None:
-            sitting.play(tile, engine.Side(end) if end else None, seat)
+            sitting.play(tile, engine.Side(end) if end else None, seat, second)
             data.update(tile=tile, end=end)
+            if second is not None:
+                data["second"] = second
         else:
             sitting.pass_turn(seat)
             data["pass"] = True
@@ -907,7 +923,7 @@ def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, addre
     (:func:`scoring.services.record_goat_deal`: domino or fish with the seat and each hand's
     value, or a redeal, which a void hand shows before anyone leads); the next deal's leader's
     clock starts (a game's first deal waits for :func:`goat_lead`)."""
-    check_goat_deal(deal)
+    values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})  # the leader was named (goat_lead)
 
     def act(step: _Step) -> None:
         live = step.live
@@ -915,7 +931,10 @@ def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, addre
             raise ValidationError(_("This table does not play Goat or Sea Goat."))
         if live.seat is None and deal.get("end") != engine.GoatEnd.REDEAL:
             raise ValidationError(_("No deal is being played: name the seat that leads it first."))
-        apply_goat_deal(step.sitting, deal)
+        try:
+            apply_goat_deal(step.sitting, deal, values)
+        except engine.RulesError as error:
+            raise step.refused(error) from None
         _new_turn(live, None, None, step.now)
         step.record("goat_deal", dict(deal))
         _clock_deal(step)

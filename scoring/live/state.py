@@ -125,6 +125,7 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
         "game_number": len(sitting.games), "games": sitting.regulations.games_per_tour,
         "units": [str(unit) for unit in game.units],
         "scores": list(game.scores), "memo": list(game.memo), "opened": list(game.opened),
+        "carry": game.carry,  # a tied for_one fish (Goat) or Sea Goat's eggs, waiting for the next deal
         "deals": [{"n": record.n, "leader": record.leader, "end": record.end, "seat": record.seat,
                    "values": list(record.values), "charges": list(record.charges), "scores": list(record.scores)}
                   for record in game.deals],

@@ -30,11 +30,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import labels, services
+from scoring import engine, labels, services
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
-from scoring import engine
-from scoring.sheet_forms import AnnulForm, DealForm, GoatDealForm
+from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
 from scoring.sheet_views import protocol_context
 from tournaments import permissions
 from tournaments.models import Tour
@@ -95,10 +94,10 @@ def _url(name: str, partition: Partition) -> str:
 
 
 def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """The ends each playable tile may go on ("" for a lead, which has no end)."""
+    """The ends each playable tile may go on alone ("" for a lead, which has no end)."""
     ends: dict[str, list[str]] = {}
     for move in legal:
-        if "tile" in move:
+        if "tile" in move and "second" not in move:
             ends.setdefault(move["tile"], []).append(move.get("end") or "")
     return ends
 
@@ -187,8 +186,11 @@ def goat_context(partition: Partition, *, seats: Collection[int] = (), referee: 
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
         "seats": seat_list, "goat": True, "sitting": sitting, **_board(partition, state, seat_list),
         "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
-        "scores": scores, "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
+        "scores": scores, "carry": state["carry"], "sea_goat": state["goat"] == "sea_goat",
+        "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
         "must_draw": bool(current and current.get("must_draw")),
+        # Sea Goat (RULES 9.2): two doubles at once, the first on the left end, the second on the right.
+        "doubles": [move for move in (current or {}).get("legal", []) if "second" in move],
         "can_pass": bool(current and "legal" in current and not current["legal"] and not current["must_draw"]),
     }
 
@@ -248,16 +250,16 @@ def _seat(value: str | None) -> int:
 
 def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Partition:
     """A move posted from a page: ``move`` is "tile|end" (end empty for a lead or a single end),
-    or ``pass``."""
+    in Sea Goat "tile|end|second" (two doubles at once), or ``pass``."""
     turn = _int(request.POST.get("turn"), _("Turn"))
     if "draw" in request.POST:  # at a refereed table the referee names the tile drawn
         return play.draw(actor, partition.pk, turn, tile=request.POST.get("drawn") or None)
     if "pass" in request.POST:
         return play.move(actor, partition.pk, turn, pass_turn=True)
-    tile, _bar, end = request.POST.get("move", "").partition("|")
+    tile, end, second = (request.POST.get("move", "").split("|", 2) + ["", ""])[:3]
     if not tile:
         raise ValidationError(_("Tap a tile, or pass."))
-    return play.move(actor, partition.pk, turn, tile=tile, end=end or None)
+    return play.move(actor, partition.pk, turn, tile=tile, end=end or None, second=second or None)
 
 
 # -- the public page ----------------------------------------------------------------------------------
@@ -412,14 +414,14 @@ def _goat_referee_context(partition: Partition) -> dict[str, Any]:
     context = goat_context(partition, seats=[to_move] if to_move else (), referee=True)
     sitting, seat_list = context["sitting"], context["seats"]
     timeouts = [{"seat": seat_list[data["seat"] - 1], "at": datetime.datetime.fromisoformat(data["deadline"]),
-                 "label": labels.CONSEQUENCES.get(data["consequence"], "")}
+                 "label": labels.TIMEOUT_CONSEQUENCES.get(data["consequence"], "")}
                 for data in partition.changes.filter(action="timeout").order_by("version").values_list("data", flat=True)]
     return {
         **context, "timeouts": timeouts, "rules": sitting.regulations,
         "seat_choices": [(seat["number"], seat["player"]) for seat in seat_list],
         "needs_lead": (live is not None and live.mode == LiveTable.Mode.CLOCK and live.seat is None
                        and not partition.is_finished and sitting.game.needs_lead),
-        "sea_goat": sitting.regulations.game == engine.Game.SEA_GOAT,
+        "form": GoatDealEndForm(),  # the referee's clock's result: the fields of the Goat score sheet
     }
 
 
@@ -444,7 +446,7 @@ def _deal_result(request: HttpRequest, partition: Partition) -> Partition:
     """The deal's result at the referee's clock: the pips of the pairs, or a Goat deal's hand
     values (the Goat score sheet's form)."""
     if partition.table.tour.tournament.plays_goat:
-        goat = GoatDealForm(request.POST)
+        goat = GoatDealEndForm(request.POST)
         if not goat.is_valid():
             raise ValidationError([message for errors in goat.errors.values() for message in errors])
         return play.clock_goat_result(request.user, partition.pk, goat.deal, address=_address(request))
@@ -552,14 +554,13 @@ def _visible_tour(request: HttpRequest, slug: str, number: int) -> Tour:
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no tour %(number)s.") % {"number": number})
-    if tour.tournament.plays_goat:  # its tiles of 2 to 4 players are not built yet
-        raise Http404(_("The hall screen does not show Goat tables: see the tour's draw."))
     return tour
 
 
 def tour_hall(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The hall screen of a tour, for a projector: every table as a tile (the pairs, the totals,
-    the partition's clock, whose turn, the late ones marked) and the live standings."""
+    """The hall screen of a tour, for a projector: every table as a tile (the pairs and their
+    totals, or a Goat table's players and their scores in the game being played; the partition's
+    clock, whose turn, the late ones marked) and the live standings."""
     tour = _visible_tour(request, slug, number)
     frame = _tour_frame(tour, "tour-hall-fragment", "live/hall_fragment.html")
     return render(request, "live/hall.html", {**_hall_context(tour), **frame})
@@ -584,8 +585,6 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
 def _chief_tour(tournament, number: int) -> Tour:
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     tour.tournament = tournament  # read once already
-    if tournament.plays_goat:  # like the hall, it does not show tables of 2 to 4 players yet
-        raise Http404(_("The chief referee's view does not show Goat tables: see the tour's draw."))
     return tour
 
 

@@ -41,15 +41,28 @@ def partition_query():
 def required_seats(partition: Partition, game: engine.Partition | None = None) -> list[int]:
     """Who confirms a finished partition: the four players and the referee (seat 0); at a
     no-show, the players of the absent pair cannot and do not. At a Goat table: every player
-    seated (2 to 4) and the referee."""
+    seated (2 to 4) and the referee; at a no-show, not those of the absent units."""
     if partition.table.tour.tournament.plays_goat:
-        return [*range(1, len(partition.table.players) + 1), Confirmation.REFEREE]
+        seats = range(1, len(partition.table.players) + 1)
+        if partition.reason != engine.GameReason.NO_SHOW:
+            return [*seats, Confirmation.REFEREE]
+        sitting = services.engine_sitting(partition)
+        away = _absent_seats(sitting)
+        return [seat for seat in seats if seat not in away] + [Confirmation.REFEREE]
     if game is None:
         if partition.reason != "no_show":
             return [*engine.SEATS, Confirmation.REFEREE]
         game = _game(partition.state, partition)
     away = {seat for pair in engine.Pair if game.no_show in (pair, "both") for seat in engine.seats_of(pair)}
     return [seat for seat in engine.SEATS if seat not in away] + [Confirmation.REFEREE]
+
+
+def _absent_seats(sitting: engine.GoatSitting) -> set[int]:
+    """The seats of the units a no-show found absent (none if the sitting was played)."""
+    decision, regs = sitting.games[0].decision, sitting.regulations
+    absent = decision.absent if decision is not None else ()
+    return {seat for seat in range(1, regs.players + 1)
+            if engine.units_of(regs)[engine.unit_index(seat, regs)] in absent}
 
 
 def _game(state: dict | None, partition: Partition) -> engine.Partition:
@@ -200,11 +213,13 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
 
     games: list[dict[str, Any]] = []
     for number, game in enumerate(sitting.games, 1):
-        if not game.deals and game.first_leader is None and number > 1:
+        if not game.deals and game.first_leader is None and number > 1 and not game.is_over:
             continue  # the next game, not begun
         decision = game.decision
         points = game.game_points()
         goats = set(decision.goats) if decision else set()
+        winners = game.winners()
+        absent = decision.absent if decision else ()
         games.append({
             "number": number, "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
             "deals": [{"n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": str(d.end),
@@ -214,8 +229,9 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
                       for d in game.deals],
             "over": decision is not None,
             "reason_label": labels.GAME_REASONS.get(decision.reason, decision.reason) if decision else "",
+            "no_show": [u for u in units if u["unit"] in absent],
             "results": [{"unit": u, "score": score, "memo": memo, "game_points": None if points is None else points[k],
-                         "goat": u["unit"] in goats, "winner": decision is not None and decision.winner == u["unit"]}
+                         "goat": u["unit"] in goats, "winner": u["unit"] in winners, "absent": u["unit"] in absent}
                         for k, (u, score, memo) in enumerate(zip(units, game.scores, game.memo))],
             "penalties": [{"after_deal": p.after_deal, "seat": p.seat, "name": seat_name(p.seat), "code": str(p.code),
                            "unit": p.unit, "points": p.points} for p in game.penalties],

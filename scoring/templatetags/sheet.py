@@ -23,3 +23,10 @@ def seat_of(seats, number):
         return seats[int(number) - 1]
     except (TypeError, ValueError, IndexError):
         return None
+
+
+@register.filter
+def hand_value(form, seat):
+    """The hand value of ``seat`` on a Goat deal form (its field ``value_1`` ...), as typed or
+    as initially given."""
+    return form[f"value_{seat}"].value()

@@ -58,7 +58,7 @@ def test_the_hall_and_a_table_follow_the_moves_and_a_timeout_without_reloading(l
     first = screen.locator("[data-table='1']")
     table = tour["table"]
     expect(first).to_contain_text("Стол 1")
-    expect(first.locator(".hall-score__pair--a")).to_contain_text(str(table.seat1))
+    expect(first.locator(".hall-score__unit--a")).to_contain_text(str(table.seat1))
     expect(screen.locator(".hall-standings")).to_contain_text("Игрок1а")
 
     # The hands are entered: seat 1 is to move, on both pages.

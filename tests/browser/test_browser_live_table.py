@@ -56,7 +56,7 @@ def test_a_referee_plays_a_deal_live_and_a_player_sees_only_his_tiles(live_serve
 
     # Seat 1 won the lead draw.
     page.locator("form.seat-buttons button[value='1']").tap()
-    expect(page.get_by_role("heading", name="Кон 1: камни игроков")).to_be_visible()
+    expect(page.get_by_role("heading", name="Кон 1: фишки игроков")).to_be_visible()
 
     # The hands, picked tile by tile: the picker moves on to the next hand when one has seven.
     picker = page.locator("[data-picker]")

@@ -116,6 +116,10 @@ def doc(**changes):
     ({"pairs": {"A": ["Иванов", "Петров"]}}, "pairs: must give the names of each of A, B"),
     ({"penalties": [{"after_deal": 1, "seat": 5, "code": "signs"}]}, "penalty 1: seat must be 1 to 4, got 5"),
     ({"regulations": {"game": "sea_goat", "players": 3}}, "regulations.teams: two pairs need 4 players"),
+    ({"no_show": ["B"]}, "deals: a game with a no-show has no deals"),
+    ({"deals": [], "no_show": "B"}, "no_show: the absent are a list of A, B, each once, got 'B'"),
+    ({"deals": [], "no_show": ["B"], "penalties": [{"after_deal": 0, "seat": 1, "code": "signs"}]},
+     "penalty 1: the game was already decided"),
 ])
 def test_bad_protocols_are_refused_naming_the_place(changes, message):
     with pytest.raises(RulesError) as error:

@@ -230,7 +230,7 @@ def test_a_goat_deal_on_the_referees_clock(clocked, frozen):
     ({"end": "domino", "seat": 1, "pips": {"A": 5}}, "pips"),  # the sports result's field
     ({"end": "domino", "seat": 1, "values": {"1": 4, "2": 5, "3": 6}}, "made domino"),  # the domino maker holds nothing
     ({"end": "redeal", "seat": 1}, "redeal is void"),
-    ({"lead": 3, "end": "domino", "seat": 1, "values": {"2": 5, "3": 6}}, "already known"),  # the leader is named
+    ({"lead": 3, "end": "domino", "seat": 1, "values": {"2": 5, "3": 6}}, "Unknown field: lead"),  # named already
     ("domino", "must be an object"),
 ])
 def test_a_bad_result_on_the_clock_leaves_nothing_written(clocked, deal, message):

@@ -45,7 +45,7 @@ def test_the_tablet_shows_a_goat_table_of_two_to_four(db, frozen, timers_sent, m
         assert page.count('name="action" value="check_in"') == players  # one "Present" per seat
         assert "Ждём игроков" in page and "Отложить неявку на" in page
     if mode == "refereed":
-        assert page.count('name="hand_') == players and "Кон 1: камни игроков" in page
+        assert page.count('name="hand_') == players and "Кон 1: фишки игроков" in page
     if mode == "clock":
         assert "Кон 1: кто заходит?" in page and page.count('name="action" value="lead"') == 1
     if mode == "digital":

@@ -1,18 +1,23 @@
 """The hall screen of a tour and the chief referee's view: who sees them, the late tables marked
 (the clock in the test's hand), the recent timeouts, a few queries whatever the number of tables,
-Russian and English."""
+Russian and English; Goat and Sea Goat tables (players without pairs, the game of the sitting,
+the bazaar, their standings)."""
 
 from __future__ import annotations
 
 import datetime
+import itertools
+import re
 
 import pytest
 from django.test import Client
 
 import builders
-from livetools import live_tour, login
+from livetools import PIN, live_tour, login
+from scoring import services as scoring
 from scoring.live import hall, play
 from scoring.models import LiveTable
+from scoring.protocols.confirmations import set_pin
 from tournaments import services, tours
 from tournaments.models import Tour, Tournament
 
@@ -236,3 +241,217 @@ def test_the_hall_and_the_chief_view_read_in_a_few_queries(eight_tables, django_
         page = text(client.get(CHIEF + "fragment/", **FETCH))
     # One call, three timeouts, five tables waiting for players (the paused one too).
     assert page.count("предупреждение") == 3 and page.count("Планшет стола") == 1 + 3 + 5
+
+
+# -- Goat and Sea Goat tables --------------------------------------------------------------------------
+
+
+GOAT_HALL = "/tournaments/goat/tours/1/hall/"
+GOAT_CHIEF = "/tournaments/goat/manage/tours/1/chief/"
+#: Seven players: a table of four and a table of three.
+GOAT_PLAYERS = (("Константинопольский-Задунайский", "Александр"), ("Преображенская", "Анастасия"),
+                ("Воскресенский", "Илья"), ("Богословская", "Мария"), ("Рождественский", "Пётр"),
+                ("Благовещенская", "Ольга"), ("Вознесенский", "Фёдор"))
+
+
+def goat_tour(monkeypatch, seated=(1, 2, 3), **regulations) -> dict:
+    """Tour 1 of a Goat event of seven players (three games to 40 a sitting) started: table 1
+    (four players) on the score sheet, table 2 (three players) digital, the ``seated`` players
+    on their phones; the deals' seeds fixed (1, 2, 3...)."""
+    seeds = itertools.count(1)
+    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    org, chief = builders.user("org", superuser=True), builders.user("chief")
+    t = builders.tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",
+                            regulations={"game": "goat", "lose_at": 40, "games_per_tour": 3, **regulations})
+    services.add_role(org, t, "chief", "chief_referee")
+    for last, first in GOAT_PLAYERS:
+        set_pin(org, services.register_player(org, t, {"last_name": last, "first_name": first}).player_id, PIN)
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    tour.play_mode = "digital"
+    tour.save(update_fields=["play_mode"])
+    table1, table2 = tour.tables.order_by("number")
+    table1.play_mode = "sheet"
+    table1.save(update_fields=["play_mode"])
+    play.start_tour(chief, tour)
+    tokens = {seat: play.claim_seat(table2.partition.pk, seat, PIN) for seat in seated}
+    return {"org": org, "chief": chief, "t": t, "tour": tour, "table": table1, "table2": table2,
+            "p1": table1.partition, "p2": table2.partition, "tokens": tokens}
+
+
+def tile(page: str, number: int) -> str:
+    """The tile of table ``number`` in the hall's page."""
+    start = page.index(f'data-table="{number}"')
+    end = page.find('data-table="', start + 1)
+    return page[start:end if end > 0 else page.index('class="hall__standings"')]
+
+
+def test_a_goat_tour_has_its_hall_and_chief_view_linked(db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch)
+    anonymous, chief = Client(), login(world["chief"])
+    for path in (GOAT_HALL, GOAT_HALL + "fragment/"):
+        assert anonymous.get(path).status_code == 200  # no more a 404
+    # Every action of a Goat table refreshes the screen: a draw from the bazaar, a redeal, a deal on the sheet.
+    kinds = re.search(r'data-event-kinds="([^"]*)"', text(anonymous.get(GOAT_HALL))).group(1).split()
+    assert {"draw", "redeal", "goat_deal", "timeout", "move"} <= set(kinds)
+    for path in (GOAT_CHIEF, GOAT_CHIEF + "fragment/"):
+        assert chief.get(path).status_code == 200
+        assert login(builders.user("stranger" + path[-2])).get(path).status_code == 403
+    assert GOAT_HALL in text(anonymous.get("/tournaments/goat/tours/1/"))
+    assert GOAT_CHIEF in text(chief.get("/tournaments/goat/tours/1/"))
+    assert GOAT_CHIEF in text(login(world["org"]).get("/tournaments/goat/manage/tours/1/"))
+    assert GOAT_HALL in text(anonymous.get("/tournaments/goat/tours/1/tables/2/live/"))
+
+
+def test_a_goat_tile_shows_the_players_their_scores_the_game_whose_turn_and_the_bazaar(
+        db, frozen, timers_sent, monkeypatch, django_assert_max_num_queries):
+    world = goat_tour(monkeypatch)
+    table1, table2 = world["table"], world["table2"]
+    # Table 1, on the score sheet: seat 3 reaches 44 (the goat at 40) and ends game 1 (seat 2's
+    # 12 is memorised, under the opening of 13; seat 4 opens with 20). In game 2 seat 1 is
+    # charged 30, seat 3's 5 is memorised, seat 4 opens with 14.
+    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                            "values": {"2": 12, "3": 44, "4": 20}})
+    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 2, "end": "domino", "seat": 2,
+                                                            "values": {"1": 30, "3": 5, "4": 14}})
+    row1, row2 = rows(world)[1], rows(world)[2]
+    assert (row1.game, row1.game_number, row1.games, row1.bazaar, row1.live) == ("goat", 2, 3, None, None)
+    assert [[seat.player for seat in unit.seats] for unit in row1.units] == [[p] for p in table1.players]
+    assert [(u.score, u.memo, u.goats, u.pair) for u in row1.units] == [
+        (30, 0, 0, ""), (0, 0, 0, ""), (0, 5, 1, ""), (14, 0, 0, "")]
+    # Table 2, digital: three players, each with 7 tiles, 7 left in the bazaar; the clock runs.
+    live2 = live(world, "p2")
+    assert [u.score for u in row2.units] == [0, 0, 0] and len(row2.seats) == 3
+    assert (row2.game_number, row2.bazaar) == (1, 7)
+    assert row2.awaited.number == live2.seat and row2.awaited.player == table2.players[live2.seat - 1]
+    assert row2.time == {"deadline": live2.time_deadline.isoformat(), "left": 40 * 60} and not row2.late
+    with django_assert_max_num_queries(13):  # as many as for sports tables: the sittings are in their rows
+        page = text(Client().get(GOAT_HALL + "fragment/", **FETCH))
+    first, second = tile(page, 1), tile(page, 2)
+    assert "Партия 2 из 3" in first and "Базар" not in first and "data-deadline" not in first
+    assert all(str(player) in first for player in table1.players)
+    names = re.findall(r'class="hall-score__name">.*?</span> <span>(.*?)</span>', first)
+    points = re.findall(r'class="hall-score__points">(\d+)<', first)
+    assert names == [str(p) for p in table1.players] and points == ["30", "0", "0", "14"]
+    assert "в памяти 5" in first and first.count("козёл") == 1
+    assert "Партия 1 из 3 · Базар: 7 фишек" in second
+    assert re.findall(r'class="hall-score__points">(\d+)<', second) == ["0", "0", "0"]
+    assert f'Ходит: <span class="seat-dot">{live2.seat}</span> {table2.players[live2.seat - 1]}' in second
+    assert f'data-deadline="{live2.time_deadline.isoformat()}"' in second
+    assert "seat-dot--" not in page and "Пара" not in first + second  # players each for himself
+    # The standings are the Goat ones: game points, goats, total score (nothing finished yet).
+    standings = page[page.index('class="hall__standings"'):]
+    assert re.search(r"Игровые очки</th>\s*<th[^>]*>Козлы</th>\s*<th[^>]*>Сумма очков</th>", standings)
+
+
+def test_a_goat_timeout_is_on_the_chief_view_a_warning_then_a_penalty(db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch)
+    table = live(world, "p2")
+    player = world["table2"].players[table.seat - 1]
+    frozen.to(table.deadline + datetime.timedelta(seconds=1))
+    chief = login(world["chief"])
+    page = text(chief.get(GOAT_CHIEF + "fragment/", **FETCH))  # the view catches the clock up
+    timeouts = page[page.index('id="timeouts-title"'):page.index('id="no-shows-title"')]
+    assert f"Стол 2</strong>\n      · <span class=\"seat-dot\">{table.seat}</span> {player}" in timeouts
+    assert "предупреждение" in timeouts and "штраф" not in timeouts
+    assert "/tournaments/goat/tours/1/tables/2/referee/" in timeouts
+    frozen.advance(table.allowance)
+    page = text(chief.get(GOAT_CHIEF))
+    timeouts = page[page.index('id="timeouts-title"'):page.index('id="no-shows-title"')]
+    assert timeouts.count(str(player)) == 2 and "штраф" in timeouts
+    # The penalty charges penalty_points (25) to him in the game being played.
+    assert [u.score for u in rows(world)[2].units] == [25 if seat == table.seat else 0 for seat in (1, 2, 3)]
+
+
+def test_a_goat_game_lost_on_time_is_on_the_chief_view_and_the_next_game_on_the_tile(
+        db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch, move_timeout="forfeit")
+    table = live(world, "p2")
+    player = world["table2"].players[table.seat - 1]
+    frozen.to(table.deadline + datetime.timedelta(seconds=1))
+    page = text(login(world["chief"]).get(GOAT_CHIEF))
+    timeouts = page[page.index('id="timeouts-title"'):page.index('id="no-shows-title"')]
+    assert str(player) in timeouts and "игра проиграна по времени" in timeouts
+    row = rows(world)[2]
+    assert (row.game_number, row.bazaar) == (2, 7) and [u.score for u in row.units] == [0, 0, 0]
+    assert "Партия 2 из 3" in tile(text(Client().get(GOAT_HALL)), 2)
+
+
+def test_a_paused_goat_table_is_a_call_on_the_chief_view(db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch)
+    play.pause(world["chief"], world["p2"].pk, "call")
+    frozen.advance(121)
+    row = rows(world)[2]
+    assert row.paused and row.long_pause and row.late
+    assert "Пауза 2:01" in tile(text(Client().get(GOAT_HALL)), 2)
+    page = text(login(world["chief"]).get(GOAT_CHIEF))
+    calls = page[page.index('id="calls-title"'):page.index('id="paused-title"')]
+    assert "Стол 2" in calls and "/tournaments/goat/tours/1/tables/2/referee/" in calls
+
+
+def test_a_goat_table_waiting_for_a_player_is_a_pending_no_show(db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch, seated=(1, 3))
+    missing = world["table2"].players[1]
+    row = rows(world)[2]
+    assert row.no_show and row.late and [seat.number for seat in row.missing] == [2]
+    assert row.awaited is None and row.bazaar is None  # nothing is dealt before everyone is there
+    second = tile(text(Client().get(GOAT_HALL)), 2)
+    assert f'Ожидается неявка</span> <span class="seat-dot">2</span> {missing}' in second
+    page = text(login(world["chief"]).get(GOAT_CHIEF))
+    no_shows = page[page.index('id="no-shows-title"'):]
+    assert f'<span class="seat-dot">2</span> {missing}' in no_shows and "Стол 2" in no_shows
+
+
+def test_a_finished_goat_sitting_shows_its_game_points_and_the_goat_standings(db, frozen, timers_sent, monkeypatch):
+    world = goat_tour(monkeypatch, games_per_tour=1)
+    table1 = world["table"]
+    # The one game of table 1: seat 3 is the goat at 44; game points (100 - score) / 10, the goat
+    # none: seats 1 and 2 (nothing counted) 10, seat 4 (20) 8.
+    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                            "values": {"2": 12, "3": 44, "4": 20}})
+    row = rows(world)[1]
+    assert row.finished and row.time is None and row.bazaar is None
+    assert [(u.score, u.memo, u.goats) for u in row.units] == [(10, 0, 0), (10, 0, 0), (0, 0, 1), (8, 0, 0)]
+    page = text(Client().get(GOAT_HALL))
+    first = tile(page, 1)
+    assert 'hall-tile--over" data-table="1"' in page and "Игровые очки" in first and "окончена" in first and "Партия" not in first
+    assert re.findall(r'class="hall-score__points">(\d+)<', first) == ["10", "10", "0", "8"]
+    assert first.count("козёл") == 1
+    # The standings: game points, then goats (fewer first), then total score (lower first): the
+    # three players of table 2 (nothing finished: 0, 0, 0) before the goat.
+    standings = page[page.index('class="hall__standings"'):]
+    lines = re.findall(r"<tr><td>(\d+)</td><th[^>]*>(.*?)</th>\s*((?:<td class=\"num\">\d+</td>)+)", standings)
+    table = [(int(rank), name, [int(v) for v in re.findall(r">(\d+)<", values)]) for rank, name, values in lines]
+    players = table1.players
+    assert sorted(table[:2]) == sorted([(1, str(players[0]), [10, 0, 0]), (1, str(players[1]), [10, 0, 0])])
+    assert table[2] == (3, str(players[3]), [8, 0, 20])
+    assert {name for _rank, name, _values in table[3:6]} == {str(p) for p in world["table2"].players}
+    assert [(rank, values) for rank, _name, values in table[3:6]] == [(4, [0, 0, 0])] * 3
+    assert table[6] == (7, str(players[2]), [0, 1, 44])
+
+
+def test_a_sea_goat_table_of_two_pairs_shows_its_pairs_and_games_won(db, frozen, client):
+    org = builders.user("org", superuser=True)
+    t = builders.tournament(org, pairs=4, slug="sea", regulations={"game": "sea_goat"})
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    table1, table2 = tour.tables.order_by("number")
+    # Seat 1 makes domino: pair A is credited pair B's 70 + 60 = 130, past the target of 125.
+    scoring.record_goat_deal(org, table1.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                        "values": {"2": 70, "3": 10, "4": 60}})
+    row1, row2 = (row for row in hall.hall_tables(tour)[0])
+    assert row1.game == "sea_goat" and row1.finished
+    assert [([s.number for s in u.seats], u.pair, u.score) for u in row1.units] == [([1, 3], "A", 1), ([2, 4], "B", 0)]
+    assert [(u.pair, u.score) for u in row2.units] == [("A", 0), ("B", 0)] and row2.game_number == 1
+    page = text(client.get("/tournaments/sea/tours/1/hall/"))
+    first = tile(page, 1)
+    assert "Выиграно партий" in first and first.count("hall-score__unit--a") == 1
+    assert str(table1.seat1) in first and str(table1.seat3) in first
+    assert "Партия 1 из 1" in tile(page, 2)
+    # The Sea Goat standings of the pairs: games won, then points.
+    standings = page[page.index('class="hall__standings"'):]
+    assert re.search(r"Выиграно партий</th>\s*<th[^>]*>Очки</th>", standings)
+    winner = table1.pair_a
+    first_line = re.search(r"<tr><td>1</td><th[^>]*>(.*?)</th>\s*<td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>",
+                           standings)
+    assert f"№{winner.number}" in first_line.group(1) and first_line.groups()[1:] == ("1", "130")

@@ -48,10 +48,11 @@ def test_the_goat_demo_is_an_individual_event_of_twelve_played_through_the_servi
     goat = Tournament.objects.get(slug="goat")
     assert goat.format == Tournament.Format.INDIVIDUAL and goat.rules.game == "goat"
     assert goat.entries.count() == 12 and not goat.pairs.exists()
-    assert list(goat.tours.values_list("number", "status")) == [(1, "finished"), (2, "finished"), (3, "finished")]
+    assert list(goat.tours.values_list("number", "status")) == [
+        (1, "finished"), (2, "finished"), (3, "finished"), (4, "running")]
     tables = Table.objects.filter(tour__tournament=goat)
-    assert tables.count() == 9 and not tables.filter(seat4__isnull=True).exists()
-    for p in Partition.objects.filter(table__tour__tournament=goat):
+    assert tables.count() == 12 and not tables.filter(seat4__isnull=True).exists()
+    for p in Partition.objects.filter(table__tour__tournament=goat, table__tour__number__lte=3):
         results = list(SeatResult.objects.filter(partition=p))
         assert p.status == "finished" and len(results) == 4
         assert sum(r.goats for r in results) >= 1 and max(r.score for r in results) >= 101  # lose_at 101
@@ -60,3 +61,17 @@ def test_the_goat_demo_is_an_individual_event_of_twelve_played_through_the_servi
     seats = {n: [set(t) for t in tables.filter(tour__number=n).values_list("seat1", "seat2", "seat3", "seat4")]
              for n in (1, 2, 3)}
     assert not any(a == b for n in (1, 2) for a in seats[n] for b in seats[n + 1])
+    # Tour 4 is under way: table 1 on the score sheet (two deals), tables 2 and 3 live on the
+    # players' phones, waiting for them (manage.py demo_players takes their seats).
+    tour = goat.tours.get(number=4)
+    assert tour.started_at is not None
+    sheet = Partition.objects.get(table__tour=tour, table__number=1)
+    assert sheet.status == "playing" and sheet.changes.count() == 2 and not hasattr(sheet, "live")
+    live = LiveTable.objects.filter(partition__table__tour=tour)
+    assert sorted(live.values_list("partition__table__number", "mode")) == [(2, "digital"), (3, "digital")]
+    assert all(t.no_show_deadline is not None for t in live)
+    call_command("demo_players", once=True)  # the seats taken: each live table deals its first deal
+    for live in LiveTable.objects.filter(partition__table__tour=tour):
+        assert live.present == [1, 2, 3, 4] and live.seat is not None
+        assert live.partition.status == "playing"
+

@@ -1,8 +1,9 @@
-"""``manage.py demo_players``: simulated players at the demo tournament's digital tables.
+"""``manage.py demo_players``: simulated players at the demo tournaments' digital tables (sports
+and Goat).
 
 Started by ``make run`` beside the web server, the worker and the beat. Each simulated player
 takes his seat the way a person does (the table's seat, his PIN), then plays a random legal move
-after thinking 1 to 6 seconds; about one move in twelve he thinks too long, so that a visitor
+(at a Goat table, with nothing that fits, he draws from the bazaar) after thinking 1 to 6 seconds; about one move in twelve he thinks too long, so that a visitor
 sees the clock run out, the warning and then the penalty recorded by the server. Everything goes
 through the same services as a phone's requests.
 """
@@ -17,8 +18,8 @@ from django.db import close_old_connections
 
 from scoring.live import clock, play
 from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition
-from tournaments.management.commands.load_demo import DEMO_PIN, DEMO_SLUG
+from scoring.services import engine_partition, engine_sitting
+from tournaments.management.commands.load_demo import DEMO_PIN, DEMO_SLUG, GOAT_SLUG
 
 #: One move in this many is deliberately too slow.
 SLOW_ONE_IN = 12
@@ -46,7 +47,7 @@ class Command(BaseCommand):
         while True:
             close_old_connections()
             tables = list(LiveTable.objects.filter(
-                partition__table__tour__tournament__slug=DEMO_SLUG, mode=LiveTable.Mode.DIGITAL,
+                partition__table__tour__tournament__slug__in=(DEMO_SLUG, GOAT_SLUG), mode=LiveTable.Mode.DIGITAL,
                 partition__status__in=[Partition.Status.SCHEDULED, Partition.Status.PLAYING]))
             for table in tables:
                 self.seat(table, tokens)
@@ -60,7 +61,7 @@ class Command(BaseCommand):
         them first, as he would for a lost phone)."""
         partition = Partition.objects.select_related("table__referee").get(pk=table.pk)
         referee = partition.table.referee
-        for seat in (1, 2, 3, 4):
+        for seat in range(1, len(partition.table.players) + 1):
             if (table.pk, seat) in tokens:
                 continue
             if partition.seat_holders.filter(seat=seat).exclude(token_hash="").exists() and referee is not None:
@@ -74,18 +75,34 @@ class Command(BaseCommand):
         waited = (clock.now() - table.turn_started_at).total_seconds() - table.turn_paused
         if waited < think_time(table.pk, table.turn, table.allowance or 20):
             return
-        deal = engine_partition(Partition.objects.get(pk=table.pk)).current
-        if deal is None:
+        options = self.options(Partition.objects.select_related("table__tour__tournament").get(pk=table.pk))
+        if options is None:
             return
+        moves, must_draw = options
         rng = random.Random(table.pk * 7919 + table.turn)
-        moves = deal.legal_moves()
         actor = play.Actor(None, tokens[(table.pk, table.seat)])
         try:
-            if not moves:
+            if must_draw:
+                play.draw(actor, table.pk, table.turn)  # his turn goes on: the next round plays or draws again
+            elif not moves:
                 play.move(actor, table.pk, table.turn, pass_turn=True)
             else:
-                choice = rng.choice(moves)
-                play.move(actor, table.pk, table.turn, tile=str(choice.tile),
-                          end=str(choice.end) if choice.end else None)
+                tile, end = rng.choice(moves)
+                play.move(actor, table.pk, table.turn, tile=tile, end=end)
         except play.StaleTurn:
             pass  # a timeout or the other process moved first: the next round sees the new turn
+
+    @staticmethod
+    def options(partition: Partition) -> tuple[list[tuple[str, str | None]], bool] | None:
+        """The legal moves (tile, end) of the player to move, and whether he must draw from the
+        bazaar instead (a Goat table); None with no deal in play."""
+        if partition.table.tour.tournament.plays_goat:
+            goat_deal = engine_sitting(partition).current
+            if goat_deal is None:
+                return None
+            legal = [(str(m.tile), str(m.end) if m.end else None) for m in goat_deal.legal_moves()]
+            return legal, not legal and goat_deal.can_draw()
+        deal = engine_partition(partition).current
+        if deal is None:
+            return None
+        return [(str(m.tile), str(m.end) if m.end else None) for m in deal.legal_moves()], False

@@ -56,8 +56,11 @@ DEMO_PLAYERS = [
 
 
 GOAT_SLUG = "goat"
-#: The Goat event (RULES 9.1): 12 players each for himself, three tables of 4 a tour, all played.
+#: The Goat event (RULES 9.1): 12 players each for himself, three tables of 4 a tour; three tours
+#: recorded on the score sheet, the fourth started by the chief referee.
 GOAT_PLAYED_TOURS = 3
+#: Tables of the Goat tour under way played live, on the players' phones, by simulated players.
+GOAT_LIVE_TABLES = (2, 3)
 GOAT_PLAYERS = [
     ("Преображенский", "Вячеслав", "Козлиная тропа", "Нижний Новгород"),
     ("Воскресенская", "Елизавета", "Козлиная тропа", "Нижний Новгород"),
@@ -146,7 +149,9 @@ class Command(BaseCommand):
     @transaction.atomic
     def goat_tournament(self, organiser, chief, referee):
         """12 players of Goat each for himself (RULES 9.1): three tours drawn by the Goat draw and
-        recorded deal by deal through the referee's service, from randomly played games."""
+        recorded deal by deal through the referee's service, from randomly played games; the fourth
+        drawn and started by the chief referee: table 1 on the score sheet (two deals recorded),
+        the others played live with the bazaar on the players' phones (GOAT_LIVE_TABLES)."""
         today = datetime.date.today()
         tournament = services.create_tournament(
             organiser, name="Клубный турнир по «Козлу»", slug=GOAT_SLUG, venue="Нижний Новгород, клуб «Козлиная тропа»",
@@ -155,25 +160,34 @@ class Command(BaseCommand):
         services.add_role(organiser, tournament, referee.username, "referee")
         for player in GOAT_PLAYERS:
             services.register_player(organiser, tournament, dict(zip(("last_name", "first_name", "club", "city"), player)))
-        for number in range(1, GOAT_PLAYED_TOURS + 1):
+        for number in range(1, GOAT_PLAYED_TOURS + 2):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
                 services.assign_referee(organiser, table, referee)
+                if number > GOAT_PLAYED_TOURS and table.number in GOAT_LIVE_TABLES:
+                    live_play.set_play_mode(organiser, table, PlayMode.DIGITAL)
+                    for player in table.players:
+                        set_pin(organiser, player.pk, DEMO_PIN)
             tours.publish_tour(organiser, tour)
             for table in tour.tables.order_by("number"):
                 rules = tournament.rules.at_table(len(table.players))
-                for game in range(rules.games_per_tour):
-                    self.play_goat(referee, table.partition.pk, rules, seed=number * 100 + table.number * 10 + game)
+                if number <= GOAT_PLAYED_TOURS:
+                    for game in range(rules.games_per_tour):
+                        self.play_goat(referee, table.partition.pk, rules, seed=number * 100 + table.number * 10 + game)
+                elif table.number not in GOAT_LIVE_TABLES:
+                    self.play_goat(referee, table.partition.pk, rules, seed=number * 100 + table.number * 10, deals=2)
+        live_play.start_tour(chief, tour)
         assert Tour.objects.filter(tournament=tournament, status=Tour.Status.FINISHED).count() == GOAT_PLAYED_TOURS
         return tournament
 
     @staticmethod
-    def play_goat(referee, partition_id, rules, seed):
+    def play_goat(referee, partition_id, rules, seed, deals=None):
         """Record a game of Goat as a referee would, deal by deal in summary form, from a randomly
-        played one: its first deal with the seat that led it."""
+        played one (its first ``deals``, void ones included): its first deal with the seat that
+        led it."""
         game = play_random_goat_game(rules, seed=seed)
         lead = True
-        for deal in game.deals:
+        for deal in game.deals[:deals]:
             if deal.end == "redeal":
                 scoring_services.record_goat_deal(referee, partition_id, {"end": "redeal"})
                 continue
