@@ -175,8 +175,9 @@ class GoatSitting:
     def record_lapse(self, seat: Seat, repeated: bool) -> GamePenalty | None:
         """The move clock of ``seat`` (the player to move) ran out (RULES 6, 9.1): with
         ``move_timeout`` forfeit the game ends; otherwise the first lapse is a warning (nothing to
-        record here) and a ``repeated`` one a penalty. Returns the penalty written, if any. At
-        the referee's clock no deal is played here: the table's clock says whose move it is."""
+        record here) and a ``repeated`` one a penalty (:meth:`write_penalty`). Returns the penalty
+        written, if any. At the referee's clock no deal is played here: the table's clock says whose
+        move it is, and a penalty that makes a goat ends the game at once."""
         game = self._open_game()
         if game.current is not None and game.current.to_move != seat:
             raise PartitionError(gettext_noop("the clock runs for nobody at seat %(seat)s"), seat=seat)
@@ -184,7 +185,7 @@ class GoatSitting:
             game.time_out(seat)
             self._next_game()
             return None
-        return game.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
+        return self.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
 
     def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
         """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the

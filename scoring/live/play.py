@@ -313,8 +313,11 @@ def _lapse(step: _Step, by: str) -> None:
 
 def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, number: int, repeated: bool) -> None:
     """A Goat player's move clock ran out (RULES 6, 9.1): a warning, then a penalty charged to
-    him; with ``move_timeout`` forfeit the game ends, and the sitting's next one is dealt."""
+    him; with ``move_timeout`` forfeit the game ends (at the referee's clock a penalty that makes
+    a goat too: the engine holds no deal to finish), and the sitting's next one is dealt, or at
+    the referee's clock waits for its leader."""
     live, sitting = step.live, step.sitting
+    games = len(sitting.games)
     try:
         penalty = sitting.record_lapse(seat, repeated)
     except engine.RulesError as error:
@@ -325,7 +328,7 @@ def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, nu
     consequence = "forfeit" if forfeit else "penalty" if penalty is not None else "warning"
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
                             "consequence": consequence, "by": by})
-    if not forfeit:
+    if len(sitting.games) == games and not sitting.is_over:
         return
     _new_turn(live, None, None, step.now)  # the game is over: nobody's clock runs until the next deal
     if sitting.is_over:

@@ -287,3 +287,22 @@ def test_a_forfeit_on_the_clock_ends_the_game_and_the_next_waits_for_its_leader(
     assert live(pid).seat is None and ClockLapse.objects.filter(partition_id=pid).count() == 1
     play.goat_lead(ref, pid, 2)  # the second game's first deal
     assert live(pid).seat == 2
+
+
+def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, timers_sent):
+    """The engine holds no deal at the referee's clock: the goat is decided at once, and the next
+    game's first deal waits for its leader."""
+    world = goat_table("clock", 2, {"penalty_points": 60, "games_per_tour": 2})
+    pid, ref = world["pid"], world["ref"]
+    play.goat_lead(ref, pid, 1)
+    frozen.advance(5 + 1)
+    assert play.expire(pid)  # a warning
+    frozen.advance(5)
+    assert play.expire(pid)  # a penalty of 60: seat 1 is at lose_at (60), the goat
+    games = Partition.objects.get(pk=pid).state["games"]
+    assert len(games) == 2 and games[0]["events"][-1] == {"type": "penalty", "seat": 1, "code": "move_time"}
+    assert live(pid).seat is None and state(pid)["scores"] == [0, 0] and state(pid)["game_number"] == 2
+    frozen.advance(60)
+    assert not play.expire(pid)  # no clock runs
+    play.goat_lead(ref, pid, 2)
+    assert live(pid).seat == 2
