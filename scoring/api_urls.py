@@ -11,7 +11,7 @@ from .live import api as live_api
 router = SimpleRouter(use_regex_path=False)
 router.register("partitions", api.PartitionViewSet, basename="api-partition")
 LIVE_ACTIONS = ("move", "draw", "seat", "release", "check-in", "postpone", "start", "hands", "tap", "allowance", "result",
-                "pause", "resume")
+                "lead", "goat-result", "pause", "resume")
 
 urlpatterns = [
     *router.urls,

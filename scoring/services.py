@@ -420,9 +420,10 @@ def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
     ])
 
 
-def _goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
-    """The hand values of a Goat deal in summary form (:func:`record_goat_deal`), its keys
-    checked; the engine checks what they say."""
+def goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
+    """The hand values of a Goat deal in summary form (:func:`record_goat_deal`, and the referee's
+    clock's :func:`scoring.live.play.clock_goat_result`), its keys checked; the engine checks
+    what they say."""
     if not isinstance(deal, Mapping):
         raise ValidationError(_("A deal must be an object."))
     unknown = sorted(set(deal) - keys)
@@ -434,9 +435,9 @@ def _goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
     return values
 
 
-def _apply_goat_deal(played: engine.GoatSitting | engine.GoatGame, deal: Mapping[str, Any], values: Any) -> None:
-    """Record ``deal`` (summary form, :func:`_goat_deal_values` read its values) on a sitting, or
-    on one of its games replayed up to it (a correction)."""
+def apply_goat_deal(played: engine.GoatSitting | engine.GoatGame, deal: Mapping[str, Any], values: Any) -> None:
+    """Record ``deal`` (summary form, :func:`goat_deal_values` read its values) on a sitting (the
+    sheet's, the referee's clock's), or on one of its games replayed up to it (a correction)."""
     if "lead" in deal:
         played.draw_lead(deal["lead"])
     end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
@@ -487,8 +488,8 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
     ``lead``: the seat that led it (RULES 9.1: by the hands). The next game starts when one ends;
     after the sitting's ``games_per_tour`` games the partition is finished and every player's
     :class:`~scoring.models.SeatResult` written, in the same transaction."""
-    values = _goat_deal_values(deal)
-    return _record_sitting(user, partition_id, "goat_deal", deal, lambda s: _apply_goat_deal(s, deal, values),
+    values = goat_deal_values(deal)
+    return _record_sitting(user, partition_id, "goat_deal", deal, lambda s: apply_goat_deal(s, deal, values),
                            version=version, idempotency_key=idempotency_key, address=address, deals=1)
 
 
@@ -584,7 +585,7 @@ def correct_goat_deal(user, partition_id: int, game: int, number: int, deal: Map
     reason. The game is replayed from its events with the corrected deal, and the sitting after
     it: a correction that makes a later record impossible (the game would end before deals
     recorded in it, or no longer end though the next game has begun) is refused, nothing stored."""
-    values = _goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})
+    values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})
 
     def corrected(partition: Partition) -> engine.GoatSitting:
         stored, events = _game_events(partition, game)
@@ -594,7 +595,7 @@ def correct_goat_deal(user, partition_id: int, game: int, number: int, deal: Map
         at = deals[number - 1]
         replayed = engine.GoatGame.from_dict({**stored, "events": events[:at], "current": None})
         try:
-            _apply_goat_deal(replayed, deal, values)
+            apply_goat_deal(replayed, deal, values)
         except engine.RulesError as error:
             raise engine_error(error.at("deal %(n)s", n=number)) from None
         if replayed.is_over and len(deals) > number:

@@ -10,7 +10,8 @@ from django.utils import timezone
 import builders
 from scoring.live import play
 from scoring.protocols.confirmations import set_pin
-from tournaments.models import Table
+from tournaments import services, tours
+from tournaments.models import Table, Tournament
 
 PIN = "2580"
 
@@ -55,6 +56,30 @@ def seated(world: dict) -> dict[int, str]:
     return {seat: play.claim_seat(world["p1"].pk, seat, PIN) for seat in (1, 2, 3, 4)}
 
 
+
+
+GOAT_NAMES = ("Преображенский", "Воскресенская", "Богословский", "Рождественская")
+
+
+def goat_table(mode: str, players: int, regulations: dict | None = None, names=GOAT_NAMES) -> dict:
+    """A Goat event of ``players`` players (``names``) seated at one table played in ``mode``
+    (chosen with the organiser's service), ``ref`` its referee, ``other`` a referee of the event
+    but not of this table; the tour started."""
+    org = builders.user("org", superuser=True)
+    ref, other = builders.user("ref"), builders.user("other")
+    t = builders.tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",
+                   regulations={"game": "goat", "lose_at": 60, **(regulations or {})})
+    for name in names[:players]:
+        services.register_player(org, t, {"last_name": name})
+    for name in ("ref", "other"):
+        services.add_role(org, t, name, "referee")
+    tour = tours.generate_tour(org, t)
+    table = tour.tables.get()
+    services.assign_referee(org, table, ref)
+    tours.publish_tour(org, tour)
+    play.set_play_mode(org, table, mode)
+    play.start_tour(org, tour)
+    return {"org": org, "ref": ref, "other": other, "tour": tour, "pid": table.partition.pk}
 
 
 def login(user) -> Client:

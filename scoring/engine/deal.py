@@ -74,9 +74,9 @@ def partner_of(seat: Seat) -> Seat:
     return (seat + 1) % 4 + 1
 
 
-def next_seat(seat: Seat) -> Seat:
-    """The seat that plays after ``seat``."""
-    return seat % 4 + 1
+def next_seat(seat: Seat, players: int = 4) -> Seat:
+    """The seat that plays after ``seat`` (at a table of ``players``: a Goat table seats 2 to 4)."""
+    return seat % players + 1
 
 
 def deal_hands(seed: int | str) -> tuple[TileMask, TileMask, TileMask, TileMask]:

@@ -145,17 +145,20 @@ class GoatSitting:
             return None
         return Awaited(self.deals + 1, len(deal.moves), deal.to_move, deal.allowance(), 0)
 
-    def start_deal(self, seed: int | str) -> GoatDeal:
-        """Deal the next deal of the game being played from ``seed`` (:meth:`GoatGame.start_deal`);
-        a void deal is recorded at once: deal again."""
-        deal = self._open_game().start_deal(seed=seed)
+    def start_deal(self, seed: int | str | None = None,
+                   hands: list[list[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDeal:
+        """Deal the next deal of the game being played from ``seed``, or play the ``hands`` a
+        referee entered (:meth:`GoatGame.start_deal`); a void deal is recorded at once: deal
+        again."""
+        deal = self._open_game().start_deal(seed=seed, hands=hands)
         if deal.is_void:
             self._after(self.game.deals[-1])
         return deal
 
-    def draw(self, seat: Seat) -> Tile:
-        """The player to move takes the next tile of the bazaar (:meth:`GoatDeal.draw`)."""
-        return self._open_game().draw(seat=seat)
+    def draw(self, seat: Seat, tile: Tile | TileIndex | str | None = None) -> Tile:
+        """The player to move takes the next tile of the bazaar, or ``tile`` when the bazaar's
+        order is not known (hands entered by a referee; :meth:`GoatDeal.draw`)."""
+        return self._open_game().draw(tile, seat)
 
     def play(self, tile: Tile | TileIndex | str, end: Side | str | None, seat: Seat,
              second: Tile | TileIndex | str | None = None) -> GoatDealRecord | None:
@@ -172,15 +175,17 @@ class GoatSitting:
     def record_lapse(self, seat: Seat, repeated: bool) -> GamePenalty | None:
         """The move clock of ``seat`` (the player to move) ran out (RULES 6, 9.1): with
         ``move_timeout`` forfeit the game ends; otherwise the first lapse is a warning (nothing to
-        record here) and a ``repeated`` one a penalty. Returns the penalty written, if any."""
+        record here) and a ``repeated`` one a penalty (:meth:`write_penalty`). Returns the penalty
+        written, if any. At the referee's clock no deal is played here: the table's clock says whose
+        move it is, and a penalty that makes a goat ends the game at once."""
         game = self._open_game()
-        if game.current is None or game.current.to_move != seat:
+        if game.current is not None and game.current.to_move != seat:
             raise PartitionError(gettext_noop("the clock runs for nobody at seat %(seat)s"), seat=seat)
         if self.regulations.move_timeout == MoveTimeout.FORFEIT:
             game.time_out(seat)
             self._next_game()
             return None
-        return game.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
+        return self.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
 
     def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
         """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring.api import client_address
-from scoring.engine import DEAL_ENDS
+from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
 from scoring.serializers import ClosedSerializer, PipsSerializer, StrictBooleanField, StrictCharField, \
     StrictChoiceField, StrictIntegerField, seat_field
@@ -68,6 +68,9 @@ MoveSerializer._declared_fields["pass"] = StrictBooleanField(required=False, hel
 
 class DrawSerializer(ClosedSerializer):
     turn = turn_field()
+    tile = StrictCharField(max_length=5, required=False, allow_null=True,
+                           help_text='Refereed table: the tile drawn, e.g. "3-4" (the physical bazaar has no known '
+                                     "order). Refused at a digital table, whose bazaar is face down.")
 
 
 class SeatSerializer(ClosedSerializer):
@@ -90,7 +93,8 @@ class StartSerializer(ClosedSerializer):
 class HandsSerializer(ClosedSerializer):
     turn = turn_field()
     hands = serializers.DictField(child=serializers.ListField(child=StrictCharField(max_length=5), max_length=7),
-                                  help_text='The four hands: {"1": ["0-0", ...7 tiles], "2": [...], ...}.')
+                                  help_text='The hands of every seat: {"1": ["0-0", ...7 tiles], "2": [...], ...}; '
+                                            "four at a sports table, 2 to 4 at a Goat table.")
 
 
 class TapSerializer(ClosedSerializer):
@@ -108,6 +112,19 @@ class LiveDealResultSerializer(ClosedSerializer):
     end = StrictChoiceField(choices=DEAL_ENDS)
     seat = seat_field(required=False, allow_null=True)
     pips = PipsSerializer()
+
+
+class LeadSerializer(ClosedSerializer):
+    seat = seat_field()  # the seat that leads a Goat game's first deal (RULES 9.1)
+
+
+class GoatResultSerializer(ClosedSerializer):
+    end = StrictChoiceField(choices=[end.value for end in GoatEnd])
+    seat = seat_field(required=False, allow_null=True)
+    values = serializers.DictField(child=StrictIntegerField(min_value=0), required=False,
+                                   help_text='Each seat\'s hand value: {"1": 14, "3": 25} (the domino maker\'s may be '
+                                             "left out).")
+    zero_zero = StrictBooleanField(required=False, help_text="Sea Goat: domino made with 0-0.")
 
 
 class PauseSerializer(ClosedSerializer):
@@ -184,11 +201,12 @@ class LiveTableViewSet(ApiViewSet):
 
     @_writes("Draw from the bazaar", "Goat: the player to move, with no tile that fits, takes the next tile of the "
              "bazaar, for `turn` (refused while a tile fits or when the bazaar is exhausted); his turn goes on. The "
-             "device holding his seat or the referee.", DrawSerializer)
+             "device holding his seat or the referee; at a refereed table the referee names the `tile` drawn.",
+             DrawSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def draw(self, request, pk):
         data = valid(DrawSerializer, request.data)
-        partition = play.draw(self._actor(), pk, data["turn"])
+        partition = play.draw(self._actor(), pk, data["turn"], tile=data.get("tile") or None)
         return self._answer(pk, partition)
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
@@ -225,7 +243,8 @@ class LiveTableViewSet(ApiViewSet):
                                           address=client_address(request))
         return self._answer(pk, partition)
 
-    @_writes("Start the partition", "Refereed table or referee's clock: the lead draw's result.", StartSerializer)
+    @_writes("Start the partition", "Refereed table or referee's clock: the lead draw's result (a Goat table has "
+             "none: 400).", StartSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def start(self, request, pk):
         data = valid(StartSerializer, request.data)
@@ -233,7 +252,8 @@ class LiveTableViewSet(ApiViewSet):
                                          address=client_address(request))
         return self._answer(pk, partition)
 
-    @_writes("Enter the hands", "Refereed table: the four hands drawn, 7 tiles each.", HandsSerializer)
+    @_writes("Enter the hands", "Refereed table: the hands drawn, 7 tiles each (a Goat table: every seat's, the "
+             "bazaar being the rest; a void hand is recorded as a redeal).", HandsSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def hands(self, request, pk):
         data = valid(HandsSerializer, request.data)
@@ -259,12 +279,30 @@ class LiveTableViewSet(ApiViewSet):
                                        address=client_address(request))
         return self._answer(pk, partition)
 
-    @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left.", LiveDealResultSerializer)
+    @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left (a Goat table: "
+             "goat-result/).", LiveDealResultSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def result(self, request, pk):
         data = valid(LiveDealResultSerializer, request.data)
         partition = play.clock_deal_result(request.user, pk, data["end"], data.get("seat"),
                                            dict(data["pips"]), address=client_address(request))
+        return self._answer(pk, partition)
+
+    @_writes("Lead a Goat game", "Goat table on the referee's clock: the seat that leads the first deal of a game "
+             "(the holder of 1-1, or as RULES 9.1 goes on); his clock starts.", LeadSerializer)
+    @action(detail=True, methods=["post"], parser_classes=[JSONParser])
+    def lead(self, request, pk):
+        data = valid(LeadSerializer, request.data)
+        partition = play.goat_lead(request.user, pk, data["seat"], address=client_address(request))
+        return self._answer(pk, partition)
+
+    @_writes("A Goat deal's result", "Goat table on the referee's clock: the deal as on the Goat score sheet, domino "
+             "or fish with the `seat` and each hand's `values`, or a redeal; the next deal's leader's clock starts.",
+             GoatResultSerializer)
+    @action(detail=True, methods=["post"], url_path="goat-result", parser_classes=[JSONParser])
+    def goat_result(self, request, pk):
+        data = valid(GoatResultSerializer, request.data)
+        partition = play.clock_goat_result(request.user, pk, dict(data), address=client_address(request))
         return self._answer(pk, partition)
 
     @_writes("Pause", "Every clock of the table stops: a dispute, or a call to the chief referee.", PauseSerializer)

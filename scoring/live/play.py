@@ -10,9 +10,10 @@ only (``Partition.current``); the finished deals' state is written when a deal e
 partition changes otherwise.
 
 Three modes (README, "Live tables"): a *digital* table deals from stored seeds and each player
-plays on his phone; at a *refereed* table the referee enters the four hands and each move; at
-the *referee's clock* he taps each move and enters each deal's result. The engine refuses what
-the rules forbid in all three.
+plays on his phone; at a *refereed* table the referee enters the hands (four; 2 to 4 at a Goat
+table) and each move (and each tile drawn from a Goat table's bazaar); at the *referee's clock* he
+taps each move and enters each deal's result. The engine refuses what the rules forbid in all
+three.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
-from scoring.services import (append, engine_error, engine_partition, engine_sitting, result_summary, store_sitting,
-                              store_state)
+from scoring.services import (GOAT_DEAL_KEYS, append, apply_goat_deal, engine_error, engine_partition, engine_sitting,
+                              goat_deal_values, result_summary, store_sitting, store_state)
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -312,8 +313,11 @@ def _lapse(step: _Step, by: str) -> None:
 
 def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, number: int, repeated: bool) -> None:
     """A Goat player's move clock ran out (RULES 6, 9.1): a warning, then a penalty charged to
-    him; with ``move_timeout`` forfeit the game ends, and the sitting's next one is dealt."""
+    him; with ``move_timeout`` forfeit the game ends (at the referee's clock a penalty that makes
+    a goat too: the engine holds no deal to finish), and the sitting's next one is dealt, or at
+    the referee's clock waits for its leader."""
     live, sitting = step.live, step.sitting
+    games = len(sitting.games)
     try:
         penalty = sitting.record_lapse(seat, repeated)
     except engine.RulesError as error:
@@ -324,8 +328,15 @@ def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, nu
     consequence = "forfeit" if forfeit else "penalty" if penalty is not None else "warning"
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
                             "consequence": consequence, "by": by})
-    if forfeit and not sitting.is_over and live.mode == LiveTable.Mode.DIGITAL:
+    if len(sitting.games) == games and not sitting.is_over:
+        return
+    _new_turn(live, None, None, step.now)  # the game is over: nobody's clock runs until the next deal
+    if sitting.is_over:
+        return
+    if live.mode == LiveTable.Mode.DIGITAL:
         _deal(step)
+    elif live.mode == LiveTable.Mode.CLOCK:
+        _clock_deal(step)
 
 
 def _new_turn(live: LiveTable, seat: int | None, allowance: int | None, now: datetime.datetime) -> None:
@@ -620,12 +631,12 @@ def start_partition(user, partition_id: int, leader: int, *, address: str | None
 
     def act(step: _Step) -> None:
         live = step.live
+        if step.goat:
+            raise ValidationError(_("A Goat table has no lead draw: the first deal of each game is led by the hands "
+                                    "(RULES 9.1)."))
         if step.game.first_leader is not None:
             raise ValidationError(_("The partition has already started."))
-        for seat in engine.SEATS:
-            if seat not in live.present:
-                live.present = sorted([*live.present, seat])
-        live.no_show_deadline = None
+        _everyone_present(step)
         try:
             step.game.draw_lead(leader)
         except engine.RulesError as error:
@@ -638,11 +649,23 @@ def start_partition(user, partition_id: int, leader: int, *, address: str | None
                    _all(_referee, _modes("refereed", "clock"), _playing), act)
 
 
+def _everyone_present(step: _Step) -> None:
+    """The partition starts at the referee's word: every player is at the table."""
+    live = step.live
+    live.present = sorted({*live.present, *range(1, step.seats + 1)})
+    live.no_show_deadline = None
+
+
 def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, turn: int | None = None,
                 address: str | None = None) -> Partition:
-    """At a refereed table, the referee enters the four hands drawn (7 tiles each, 28 in all,
-    none twice): the deal starts and the leader's clock runs."""
+    """At a refereed table, the referee enters the hands drawn, 7 tiles each, none twice: the four
+    of a sports table (28 tiles); the 2 to 4 of a Goat table, the bazaar being every tile in no
+    hand (RULES 9.1). The deal starts and the leader's clock runs; a Goat deal with a void hand is
+    recorded as a redeal at once, and the referee enters the next hands."""
     def act(step: _Step) -> None:
+        if step.goat:
+            _goat_hands(step, hands)
+            return
         try:
             deal = step.game.start_deal(hands=[hands[str(seat)] for seat in engine.SEATS])
         except KeyError:
@@ -653,6 +676,27 @@ def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, 
 
     return _change(partition_id, Actor(user, address=address),
                    _all(_referee, _modes("refereed"), _playing), act, turn=turn)
+
+
+def _goat_hands(step: _Step, hands: Mapping[str, Sequence[str]]) -> None:
+    """The hands of a Goat deal: the first deal of a game is led by them (RULES 9.1), a later one
+    by the domino maker or fisherman."""
+    seats = [str(seat) for seat in range(1, step.seats + 1)]
+    others = sorted(set(hands) - set(seats))
+    if others:
+        raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": others[0]})
+    if sorted(hands) != seats:
+        raise ValidationError(_("Give the hands of seats 1 to %(seats)s.") % {"seats": step.seats})
+    sitting = step.sitting
+    try:
+        deal = sitting.start_deal(hands=[list(hands[seat]) for seat in seats])
+    except engine.RulesError as error:
+        raise step.refused(error) from None
+    _everyone_present(step)
+    if deal.is_void:  # RULES 9.1: shown and dealt again, nothing scored
+        step.record("redeal", {"deal": sitting.deals, "by": "hands"})
+    else:
+        step.record("hands", {"deal": sitting.deals + 1, "leader": deal.leader})
 
 
 def move(actor: Actor, partition_id: int, turn: int, *, tile: str | None = None, end: str | None = None,
@@ -743,19 +787,24 @@ def _goat_move(step: _Step, turn: int, tile: str | None, end: str | None, second
         _deal(step)
 
 
-def draw(actor: Actor, partition_id: int, turn: int) -> Partition:
-    """At a Goat table the player to move, with no tile that fits, takes the next tile of the
-    bazaar (RULES 9.1); the engine refuses a draw while a tile fits or when the bazaar is
-    exhausted. His turn and its clock go on: drawing is part of the move (RULES 6). The tile is
-    not written in the audit entry: the state holds it, and only its holder sees it."""
+def draw(actor: Actor, partition_id: int, turn: int, tile: str | None = None) -> Partition:
+    """At a Goat table the player to move, with no tile that fits, takes a tile from the bazaar
+    (RULES 9.1): at a digital table the next one of the dealt bazaar (face down: none is named);
+    at a refereed table the referee names ``tile``, the one he drew (the physical bazaar's order is
+    not known). The engine refuses a draw while a tile fits, when the bazaar is exhausted, or of a
+    tile not in it. His turn and its clock go on: drawing is part of the move (RULES 6). The tile
+    is not written in the audit entry: the state holds it, and only its holder (and the referee
+    of a refereed table) sees it."""
     def act(step: _Step) -> None:
         live = step.live
         if not step.goat:
             raise ValidationError(_("Only a Goat table has a bazaar to draw from."))
         if live.seat is None or step.sitting.current is None:
             raise ValidationError(_("No move is awaited now."))
+        if tile is not None and live.mode == LiveTable.Mode.DIGITAL:
+            raise ValidationError(_("The bazaar of a digital table is face down: draw without naming a tile."))
         try:
-            step.sitting.draw(live.seat)
+            step.sitting.draw(live.seat, tile)
         except engine.RulesError as error:
             raise step.refused(error) from None
         step.record("draw", {"seat": live.seat, "turn": turn})
@@ -768,13 +817,45 @@ def draw(actor: Actor, partition_id: int, turn: int) -> Partition:
 
 def _clock_deal(step: _Step) -> None:
     """At the referee's clock a deal begins with its leader's lead (RULES 6: a lead is allowed
-    ``time_several``)."""
-    live, game = step.live, step.game
-    status = game.status()
-    if status.leader is None or game.is_over:
-        return
-    _new_turn(live, status.leader, game.regulations.time_several, step.now)
-    live.deal, live.move = status.deal or 0, 0
+    ``time_several``; the forced lead of a Goat game's first deal ``time_single``, RULES 9.1). A
+    Goat game's first deal waits for the referee to name its leader (:func:`goat_lead`)."""
+    live = step.live
+    if step.goat:
+        sitting = step.sitting
+        game = sitting.game
+        if sitting.is_over or game.needs_lead:
+            return
+        first = game.next_leader is None
+        leader = game.first_leader if first else game.next_leader
+        rules, number = sitting.regulations, sitting.deals + 1
+        allowance = rules.time_single if first else rules.time_several
+    else:
+        status = step.game.status()
+        if status.leader is None or step.game.is_over:
+            return
+        leader, number, allowance = status.leader, status.deal or 0, step.game.regulations.time_several
+    _new_turn(live, leader, allowance, step.now)
+    live.deal, live.move = number, 0
+
+
+def goat_lead(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
+    """At a Goat table on the referee's clock, the seat that leads the first deal of a game: the
+    holder of 1-1, or of the tile RULES 9.1 names when nobody holds it (the tiles are on the table,
+    not in the server). Every player is then present; the leader's clock starts."""
+    def act(step: _Step) -> None:
+        if not step.goat:
+            raise ValidationError(_("A sports table starts with the lead draw."))
+        if step.live.seat is not None:
+            raise ValidationError(_("A deal is being played: enter its result first."))
+        try:
+            step.sitting.draw_lead(seat)
+        except engine.RulesError as error:
+            raise step.refused(error) from None
+        _everyone_present(step)
+        step.record("lead", {"seat": seat, "game": len(step.sitting.games)})
+        _clock_deal(step)
+
+    return _change(partition_id, Actor(user, address=address), _all(_referee, _modes("clock"), _playing), act)
 
 
 ALLOWANCES = ("single", "several", "fish", "pass")
@@ -789,7 +870,7 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
             raise ValidationError(_("No move is awaited now: enter the deal's result, or start the partition."))
         seconds = clock.charged(live, step.now)
         seat, number = live.seat, live.move
-        _new_turn(live, next_seat(seat), _allowance(step, allowance), step.now)
+        _new_turn(live, next_seat(seat, step.seats), _allowance(step, allowance), step.now)
         live.move = number + 1
         step.record("tap", {"seat": seat, "move": number, "seconds": seconds, "turn": turn})
 
@@ -800,7 +881,7 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
 def _allowance(step: _Step, kind: str) -> int:
     if kind not in ALLOWANCES:
         raise ValidationError(_("The allowance is single, several, fish or pass."))
-    return step.game.regulations.allowances()[ALLOWANCES.index(kind)]
+    return step.played().regulations.allowances()[ALLOWANCES.index(kind)]
 
 
 def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str | None = None) -> Partition:
@@ -823,6 +904,8 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
     """At the referee's clock, the deal's result as on the score sheet (how it ended, who, the
     pips left); the next deal's lead clock starts."""
     def act(step: _Step) -> None:
+        if step.goat:
+            raise ValidationError(_("A Goat deal ends with each hand's value: enter it as such."))
         live, game = step.live, step.game
         if live.seat is None:
             raise ValidationError(_("No deal is being played."))
@@ -836,6 +919,30 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
 
     return _change(partition_id, Actor(user, address=address),
                    _all(_referee, _modes("clock"), _playing), act)
+
+
+def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, address: str | None = None) -> Partition:
+    """At a Goat table on the referee's clock, the deal's result as on the Goat score sheet
+    (:func:`scoring.services.record_goat_deal`: domino or fish with the seat and each hand's
+    value, or a redeal, which a void hand shows before anyone leads); the next deal's leader's
+    clock starts (a game's first deal waits for :func:`goat_lead`)."""
+    values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})  # the leader was named (goat_lead)
+
+    def act(step: _Step) -> None:
+        live = step.live
+        if not step.goat:
+            raise ValidationError(_("This table does not play Goat or Sea Goat."))
+        if live.seat is None and deal.get("end") != engine.GoatEnd.REDEAL:
+            raise ValidationError(_("No deal is being played: name the seat that leads it first."))
+        try:
+            apply_goat_deal(step.sitting, deal, values)
+        except engine.RulesError as error:
+            raise step.refused(error) from None
+        _new_turn(live, None, None, step.now)
+        step.record("goat_deal", dict(deal))
+        _clock_deal(step)
+
+    return _change(partition_id, Actor(user, address=address), _all(_referee, _modes("clock"), _playing), act)
 
 
 # -- pause -------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What a live table shows, to whom: one JSON document for the pages, the API and the pushed
 events. The public (and the other players) never see a hand until its deal is over; a player sees
 his own hand and, on his move, the tiles he may play; the referee of a refereed table sees the
-hands he entered."""
+hands he entered (and, at a Goat table, the tiles left in the bazaar, which he may name as drawn)."""
 
 from __future__ import annotations
 
@@ -53,9 +53,11 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
     """The table as ``seats`` (those the viewer's device holds) or the referee sees it; with
     neither, as the public does. ``partition`` comes with its ``live`` row and table loaded."""
     live: LiveTable | None = getattr(partition, "live", None)
+    entered = referee and live is not None and live.mode == LiveTable.Mode.REFEREED  # he sees what he entered
     if partition.table.tour.tournament.rules.is_goat:
         sitting = game if isinstance(game, engine.GoatSitting) else engine_sitting(partition)
-        return _goat_state(partition, live, sitting, seats)
+        return _goat_state(partition, live, sitting, range(1, sitting.regulations.players + 1) if entered else seats,
+                           bazaar=entered)
     game = game if isinstance(game, engine.Partition) else engine_partition(partition)
     table = partition.table
     status = game.status()
@@ -80,7 +82,7 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
         current: dict[str, Any] = {"leader": deal.leader, "to_move": deal.to_move, "line": _line(deal),
                                    "ends": list(deal.ends) if deal.ends else None, "tiles_left": counts,
                                    "moves": len(deal.history())}
-        shown = set(engine.SEATS) if referee and live is not None and live.mode == LiveTable.Mode.REFEREED else set(seats)
+        shown = set(engine.SEATS) if entered else set(seats)
         current["hands"] = {str(seat): [str(tile) for tile in deal.hand(seat)] for seat in sorted(shown)}
         if deal.to_move in shown:
             current["legal"] = [move.to_dict() for move in deal.legal_moves()]
@@ -110,10 +112,10 @@ def _goat_move(move: engine.GoatMove) -> dict[str, Any]:
 
 
 def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.GoatSitting,
-                seats: Collection[int]) -> dict[str, Any]:
+                seats: Collection[int], *, bazaar: bool = False) -> dict[str, Any]:
     """A Goat or Sea Goat table (RULES 9.1, 9.2): each player for himself (or his pair's unit);
-    the bazaar is a count, never its tiles; a player sees his own hand and, on his move, what he
-    may play or that he must draw."""
+    the bazaar is a count, its tiles only with ``bazaar`` (the referee who entered the hands); a
+    player sees his own hand and, on his move, what he may play or that he must draw."""
     table = partition.table
     game, totals = sitting.game, sitting.totals()
     state: dict[str, Any] = {
@@ -144,5 +146,7 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
         if deal.to_move in seats:
             current["legal"] = [_goat_move(move) for move in deal.legal_moves()]
             current["must_draw"] = not current["legal"] and deal.can_draw()
+        if bazaar:
+            current["bazaar_tiles"] = [str(engine.TILES[i]) for i in sorted(deal.bazaar)]
         state["current"] = current
     return state

@@ -30,10 +30,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import labels, services
+from scoring import engine, labels, services
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
-from scoring.sheet_forms import AnnulForm, DealForm
+from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
 from scoring.sheet_views import protocol_context
 from tournaments import permissions
 from tournaments.models import Tour
@@ -166,14 +166,17 @@ def _board(partition: Partition, state: dict[str, Any], seat_list: Sequence[Any]
     }
 
 
-def goat_context(partition: Partition, *, seats: Collection[int] = ()) -> dict[str, Any]:
-    """Everything the fragment of a Goat table shows (RULES 9.1): the players each for himself,
-    the game's scores and memorised points, the bazaar's count; the viewer's hand, and on his
-    move his playable tiles, or the bazaar to draw from."""
+def goat_context(partition: Partition, *, seats: Collection[int] = (), referee: bool = False) -> dict[str, Any]:
+    """Everything the fragment of a Goat table shows (RULES 9.1): the players each for himself
+    (with ``teams`` in pairs), the game's scores and memorised points, the bazaar's count; the
+    viewer's hand, and on his move his playable tiles, or the bazaar to draw from (the
+    ``referee`` of a refereed table: every hand, table_state)."""
     sitting = services.engine_sitting(partition)
-    state = table_state(partition, seats=seats, game=sitting)
+    state = table_state(partition, seats=seats, referee=referee, game=sitting)
     table = partition.table
-    seat_list = [{"number": n, "player": player, "pair": ""} for n, player in enumerate(table.players, 1)]
+    rules = sitting.regulations
+    seat_list = [{"number": n, "player": player, "pair": engine.units_of(rules)[engine.unit_index(n, rules)]
+                  if rules.teams else ""} for n, player in enumerate(table.players, 1)]
     current = state.get("current")
     each = len(state["units"]) == len(seat_list)  # each for himself, else in pairs ("teams")
     scores = [{"label": seat_list[k]["player"] if each else _("Pair %(pair)s") % {"pair": unit}, "score": score,
@@ -181,7 +184,7 @@ def goat_context(partition: Partition, *, seats: Collection[int] = ()) -> dict[s
               for k, (unit, score) in enumerate(zip(state["units"], state["scores"]))]
     return {
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
-        "seats": seat_list, "goat": True, **_board(partition, state, seat_list),
+        "seats": seat_list, "goat": True, "sitting": sitting, **_board(partition, state, seat_list),
         "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
         "scores": scores, "carry": state["carry"], "sea_goat": state["goat"] == "sea_goat",
         "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
@@ -249,8 +252,8 @@ def _move(request: HttpRequest, actor: play.Actor, partition: Partition) -> Part
     """A move posted from a page: ``move`` is "tile|end" (end empty for a lead or a single end),
     in Sea Goat "tile|end|second" (two doubles at once), or ``pass``."""
     turn = _int(request.POST.get("turn"), _("Turn"))
-    if "draw" in request.POST:
-        return play.draw(actor, partition.pk, turn)
+    if "draw" in request.POST:  # at a refereed table the referee names the tile drawn
+        return play.draw(actor, partition.pk, turn, tile=request.POST.get("drawn") or None)
     if "pass" in request.POST:
         return play.move(actor, partition.pk, turn, pass_turn=True)
     tile, end, second = (request.POST.get("move", "").split("|", 2) + ["", ""])[:3]
@@ -373,40 +376,80 @@ def _referee_partition(request: HttpRequest, slug: str, number: int, table: int)
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "tablet."))
-    if partition.table.tour.tournament.plays_goat:  # its tablet (hands of 2 to 4, the bazaar) is not built yet
-        raise Http404(_("The referee's tablet does not show a Goat table: its players play on their phones, or "
-                        "its deals are on its score sheet."))
     return partition
 
 
 def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
-    context = table_context(partition, referee=True)
+    goat = partition.table.tour.tournament.plays_goat
+    context = _goat_referee_context(partition) if goat else _sports_referee_context(request, partition)
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
-    chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
     live = context["live"]
     play_url = request.build_absolute_uri(_url("live-play", partition))
     return {
         **context, "holders": holders, "play_url": play_url,
-        "can_pass": context["current"] is not None and context["mode"] == LiveTable.Mode.REFEREED, "can_annul": chief and not partition.is_finished,
-        "forms": {"deal": DealForm()},
         "all_tiles": [f"{a}-{b}" for a in range(7) for b in range(a + 1)][::-1],
         "qr": qr_svg(play_url, scale=5)
         if live is not None and live.mode == LiveTable.Mode.DIGITAL else "",
     }
 
 
+def _sports_referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
+    context = table_context(partition, referee=True)
+    chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
+    return {
+        **context,
+        "can_pass": context["current"] is not None and context["mode"] == LiveTable.Mode.REFEREED, "can_annul": chief and not partition.is_finished,
+        "forms": {"deal": DealForm()},
+    }
+
+
+def _goat_referee_context(partition: Partition) -> dict[str, Any]:
+    """A Goat table as its referee sees it: at a refereed table every hand he entered and the
+    tiles left in the bazaar (he names the one drawn); at a digital table the hand of the player
+    to move, to move for him (a lost phone); at the referee's clock no hand, and the seat to name
+    when a game's first deal waits for its leader. The move clocks that ran out, with what each
+    cost (a warning, a penalty, the game), from the audit trail."""
+    live = _live(partition)
+    to_move = live.seat if live is not None and live.mode == LiveTable.Mode.DIGITAL else None
+    context = goat_context(partition, seats=[to_move] if to_move else (), referee=True)
+    sitting, seat_list = context["sitting"], context["seats"]
+    timeouts = [{"seat": seat_list[data["seat"] - 1], "at": datetime.datetime.fromisoformat(data["deadline"]),
+                 "label": labels.TIMEOUT_CONSEQUENCES.get(data["consequence"], "")}
+                for data in partition.changes.filter(action="timeout").order_by("version").values_list("data", flat=True)]
+    return {
+        **context, "timeouts": timeouts, "rules": sitting.regulations,
+        "seat_choices": [(seat["number"], seat["player"]) for seat in seat_list],
+        "needs_lead": (live is not None and live.mode == LiveTable.Mode.CLOCK and live.seat is None
+                       and not partition.is_finished and sitting.game.needs_lead),
+        "form": GoatDealEndForm(),  # the referee's clock's result: the fields of the Goat score sheet
+    }
+
+
+def _referee_template(partition: Partition) -> str:
+    return ("live/goat_referee_fragment.html" if partition.table.tour.tournament.plays_goat
+            else "live/referee_fragment.html")
+
+
 def _referee_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
     partition.refresh_from_db()
-    return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition), error=error,
+    return _fragment(request, _referee_template(partition), _referee_context(request, partition), error=error,
                      status=status)
 
 
-def _hands(request: HttpRequest) -> dict[str, list[str]]:
-    """The four hands typed (or picked) as tiles separated by spaces or commas."""
-    return {str(seat): request.POST.get(f"hand_{seat}", "").replace(",", " ").split() for seat in (1, 2, 3, 4)}
+def _hands(request: HttpRequest, seats: int) -> dict[str, list[str]]:
+    """The hands typed (or picked) as tiles separated by spaces or commas, of every seat at the
+    table."""
+    return {str(seat): request.POST.get(f"hand_{seat}", "").replace(",", " ").split() for seat in range(1, seats + 1)}
 
 
 def _deal_result(request: HttpRequest, partition: Partition) -> Partition:
+    """The deal's result at the referee's clock: the pips of the pairs, or a Goat deal's hand
+    values (the Goat score sheet's form)."""
+    if partition.table.tour.tournament.plays_goat:
+        goat = GoatDealEndForm(request.POST)
+        if not goat.is_valid():
+            raise ValidationError([message for errors in goat.errors.values() for message in errors])
+        return play.clock_goat_result(request.user, partition.pk, goat.deal, address=_address(request))
     form = DealForm(request.POST)
     if not form.is_valid():
         raise ValidationError([message for errors in form.errors.values() for message in errors])
@@ -437,7 +480,10 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
     if action == "start":
         return play.start_partition(user, pk, _seat(post.get("seat")), address=address)
     if action == "hands":
-        return play.enter_hands(user, pk, _hands(request), turn=_int(post.get("turn"), _("Turn")), address=address)
+        return play.enter_hands(user, pk, _hands(request, len(partition.table.players)),
+                                turn=_int(post.get("turn"), _("Turn")), address=address)
+    if action == "lead":
+        return play.goat_lead(user, pk, _seat(post.get("seat")), address=address)
     if action == "move":
         return _move(request, play.Actor(user, "", address), partition)
     if action == "tap":
@@ -460,7 +506,8 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
 def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The referee's tablet: the seats (present, held), the awaited seat's clock, entering the
     hands and the moves (refereed table) or tapping them (referee's clock), pause, the no-show,
-    the warnings and penalties (the chief referee annuls them)."""
+    the warnings and penalties (the chief referee annuls them); at a Goat table its 2 to 4 seats,
+    the tiles drawn from the bazaar, the scores and memorised points (:func:`_goat_referee_context`)."""
     partition = _referee_partition(request, slug, number, table)
     if request.method == "POST":
         return _act(request, lambda: _referee_action(request, partition), _url("live-referee", partition),
@@ -468,7 +515,7 @@ def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     # No reload without the script: it would wipe the hands or the result being typed.
     return render(request, "live/referee.html", {
         **_referee_context(request, partition), **_frame(partition, "live-referee-fragment"),
-        "fragment_template": "live/referee_fragment.html"})
+        "fragment_template": _referee_template(partition)})
 
 
 @login_required
@@ -476,7 +523,7 @@ def live_referee_fragment(request: HttpRequest, slug: str, number: int, table: i
     partition = _referee_partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, "live/referee_fragment.html", _referee_context(request, partition))
+    return _fragment(request, _referee_template(partition), _referee_context(request, partition))
 
 
 # -- the hall screen and the chief referee's view of a tour -------------------------------------------

@@ -158,9 +158,9 @@ def test_my_tables_shows_a_goat_tables_players(client, goat):
 
 def test_no_page_of_a_table_of_three_fails(client, goat):
     """Every page of a table of three players answers, never with a server error: the live
-    table, the phone's page (tests/live/test_live_goat.py), the hall and the chief referee's
-    view (tests/live/test_live_hall.py) show it; the referee's tablet and the protocols not
-    built for Goat yet refuse it clearly."""
+    table, the phone's page, the referee's tablet (tests/live/test_live_goat.py,
+    test_live_goat_tablet.py), the hall and the chief referee's view (tests/live/test_live_hall.py)
+    show it."""
     partition = goat["table"].partition
     base = "/tournaments/goat/tours/1/tables/1/"
     paths = [base + page for page in ("sheet/", "sheet/import/", "sheet/protocol.json", "sheet/history/",
@@ -182,3 +182,4 @@ def test_no_page_of_a_table_of_three_fails(client, goat):
         failed = {path: status for path in paths if (status := client.get(path).status_code) >= 500}
         assert not failed, failed
         assert all(client.get(base + page).status_code == 200 for page in ("live/", "play/"))
+    assert all(client.get(base + page).status_code == 200 for page in ("referee/", "referee/fragment/"))
