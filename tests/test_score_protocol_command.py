@@ -88,3 +88,26 @@ def test_missing_file():
     done = run("/nonexistent/protocol.json")
     assert done.returncode != 0
     assert "cannot read /nonexistent/protocol.json" in done.stderr
+
+
+def test_scores_each_game_of_a_goat_tables_file(tmp_path):
+    """A Goat table's protocol file (domino-sitting/1) is scored game by game. Goat of two, the
+    goat at 30, no opening: game 1, seat 1's domino charges seat 2 his 30; game 2, a fish charges
+    each his hand (12 and 7), then seat 2's domino charges seat 1 20 more: 32."""
+    regulations = {"game": "goat", "players": 2, "lose_at": 30, "opening": 0, "games_per_tour": 2}
+    games = [{"format": "domino-protocol/1", "regulations": regulations, "first_leader": 1,
+              "deals": [{"end": "domino", "seat": 1, "values": {"2": 30}}]},
+             {"format": "domino-protocol/1", "regulations": regulations, "first_leader": 2,
+              "deals": [{"end": "fish", "seat": 2, "values": {"1": 12, "2": 7}},
+                        {"end": "domino", "seat": 2, "values": {"1": 20}}]}]
+    done = run("-", stdin=json.dumps({"format": "domino-sitting/1", "games": games}))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["format"] == "domino-sitting/1"
+    assert [(g["scores"], g["goats"], g["reason"]) for g in out["games"]] == [
+        ({"1": 0, "2": 30}, ["2"], "lose_at"), ({"1": 32, "2": 7}, ["1"], "lose_at")]
+    games[1]["deals"][1]["seat"] = 5
+    done = run("-", stdin=json.dumps({"format": "domino-sitting/1", "games": games}))
+    assert done.returncode == 1 and done.stderr.startswith("CommandError: game 2: "), done.stderr
+    done = run("-", stdin=json.dumps({"format": "domino-sitting/1", "games": games[0]}))
+    assert done.returncode == 1 and "format and games (a list) only" in done.stderr

@@ -1,7 +1,8 @@
-"""``manage.py score_protocol PATH``: score a partition protocol (domino-protocol/1).
+"""``manage.py score_protocol PATH``: score a partition protocol (domino-protocol/1), or the
+protocol file of a Goat, Sea Goat or points table (domino-sitting/1: each of its games).
 
-Prints the output document and exits 0, or prints the error naming the deal, move or key and
-exits 1. ``PATH`` may be ``-`` for standard input.
+Prints the output document and exits 0, or prints the error naming the game, deal, move or key
+and exits 1. ``PATH`` may be ``-`` for standard input.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.engine import RulesError, score_protocol
+from scoring.services import SITTING_FORMAT
 
 
 class Command(BaseCommand):
@@ -33,8 +35,19 @@ class Command(BaseCommand):
             doc = json.loads(text)
         except json.JSONDecodeError as error:
             raise CommandError(f"not JSON: line {error.lineno}, column {error.colno}: {error.msg}") from None
-        try:
-            result = score_protocol(doc)
-        except RulesError as error:
-            raise CommandError(str(error)) from None
+        if isinstance(doc, dict) and doc.get("format") == SITTING_FORMAT:
+            games = doc.get("games")
+            if not isinstance(games, list) or set(doc) != {"format", "games"}:
+                raise CommandError(f"a {SITTING_FORMAT} file has the keys format and games (a list) only")
+            result = {"format": SITTING_FORMAT, "games": [self.score(game, f"game {n}: ")
+                                                          for n, game in enumerate(games, 1)]}
+        else:
+            result = self.score(doc)
         self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
+
+    @staticmethod
+    def score(doc, where: str = ""):
+        try:
+            return score_protocol(doc)
+        except RulesError as error:
+            raise CommandError(where + str(error)) from None
