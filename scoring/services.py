@@ -296,16 +296,31 @@ def partition_at(partition: Partition, version: int | None = None) -> tuple[engi
     (0: before anything was recorded; None: the current one). Earlier versions are read from the
     partition's changes."""
     if version is None or version == partition.version:
-        return engine_partition(partition), result_summary(partition)
-    if version == 0:
-        empty = Partition(table=partition.table)
-        return engine_partition(empty), result_summary(empty)
-    if not 0 < version < partition.version:
-        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    change = partition.changes.filter(version=version).values("after", "state", "data").first()
+        game = engine_partition(partition)
+    elif version == 0:
+        game = engine_partition(Partition(table=partition.table))
+    else:
+        game = engine.Partition.from_dict(state_at(partition, version, _change_at(partition, version, "state", "data")))
+    return game, summary_at(partition, version)
+
+
+def _change_at(partition: Partition, version: int, *fields: str) -> dict[str, Any]:
+    """``fields`` of the change that made version ``version`` (an earlier one, from 1)."""
+    change = (partition.changes.filter(version=version).values(*fields).first()
+              if 0 < version < partition.version else None)
     if change is None:
         raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    return engine.Partition.from_dict(state_at(partition, version, change)), change["after"]
+    return change
+
+
+def summary_at(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """The result summary (:func:`result_summary`: status, reason, deals ...) of any table at
+    ``version`` (0: before anything was recorded; None: the current one)."""
+    if version is None or version == partition.version:
+        return result_summary(partition)
+    if version == 0:
+        return result_summary(Partition(table=partition.table))
+    return _change_at(partition, version, "after")["after"]
 
 
 def state_at(partition: Partition, version: int, change: Mapping[str, Any]) -> dict[str, Any]:
