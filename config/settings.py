@@ -365,6 +365,7 @@ SPECTACULAR_SETTINGS = {
         # The referee's clock: the allowance of a move (single, several, fish, pass).
         "MoveAllowanceEnum": "scoring.live.play.ALLOWANCES",
         "DealEndEnum": "scoring.engine.rules.DEAL_ENDS",
+        "GoatEndEnum": "scoring.serializers.GOAT_ENDS",
         "LineEndEnum": "scoring.live.api.ENDS",
         "RoleKindEnum": "tournaments.models.Role.Kind",
     },

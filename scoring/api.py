@@ -5,28 +5,34 @@ serializer and calls one service of :mod:`scoring.services`, which checks the pe
 version and the rules inside its transaction; the answer is the partition as it is then. A stale
 version is a 409 with the current version; ``Idempotency-Key`` makes a retried request apply once.
 
+A table records what its game has (:data:`SHEETS`): a sports partition its lines, a Goat or Sea
+Goat table its sitting of games deal by deal; each answers in its own shape.
+
 Reads show what :mod:`tournaments.permissions` lets the user see: a partition of a visible tour;
 its history and earlier versions to the tournament's staff only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema,
+                                   extend_schema_view)
 from rest_framework import exceptions, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
 from tournaments.web.api import ApiViewSet, ErrorSerializer, valid
 from tournaments.web.parsers import JSONParser
 from tournaments import permissions
 from tournaments.models import Player
 
-from . import serializers, services
+from . import engine, serializers, services
 from .models import Partition
 
 SEATS = ("seat1", "seat2", "seat3", "seat4")
@@ -48,6 +54,79 @@ def detailed(pk: int) -> Partition:
     for pair in pairs:
         pair.first, pair.second = players[pair.first_id], players[pair.second_id]
     return partition
+
+
+@dataclass(frozen=True)
+class Line:
+    """An action of ``record/``: the serializer of its data, and the service ``write`` takes the
+    checked data to (``write(user, partition_id, data, version=, idempotency_key=, address=)``)."""
+
+    data: type[serializers.ClosedSerializer]
+    write: Callable[..., Partition]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The API of a table of one game: the actions of ``record/``; ``import/``'s service; the
+    request of ``correct-deal/`` and what takes its checked data; the table's state and the
+    serializer of every answer."""
+
+    lines: Mapping[str, Line]
+    import_protocol: Callable[..., Partition]
+    correction: type[serializers.ClosedSerializer]
+    correct: Callable[..., Partition]
+    state: Callable[[Partition, int | None], Any]
+    answer: type[Serializer]
+
+
+def _sports_line(action: str) -> Line:
+    return Line(serializers.ACTION_DATA[action], lambda user, pk, data, **stamp: services.record(
+        user, pk, action, data, **stamp))
+
+
+def _goat_line(action: str, data: type[serializers.ClosedSerializer]) -> Line:
+    return Line(data, lambda user, pk, checked, **stamp: services.record_goat(user, pk, action, checked, **stamp))
+
+
+SPORTS = Sheet(
+    lines={action: _sports_line(action) for action in serializers.ACTION_DATA},
+    import_protocol=services.import_protocol,
+    correction=serializers.CorrectDealSerializer,
+    correct=lambda user, pk, data, **stamp: services.correct_deal(
+        user, pk, data["number"], {**data["deal"], "pips": dict(data["deal"]["pips"])}, reason=data["reason"], **stamp),
+    state=serializers.PartitionState.of, answer=serializers.PartitionDetailSerializer)
+
+GOAT = Sheet(
+    lines={
+        "goat_deal": Line(serializers.GoatDealDataSerializer, lambda user, pk, data, **stamp: services.record_goat_deal(
+            user, pk, data, **stamp)),
+        "goat_penalty": _goat_line("goat_penalty", serializers.GoatPenaltyDataSerializer),
+        "goat_time": _goat_line("goat_time", serializers.GoatTimeDataSerializer),
+        "goat_annul": Line(serializers.GoatAnnulDataSerializer, lambda user, pk, data, **stamp: (
+            services.annul_goat_penalty(user, pk, data["game"], data["penalty"], reason=data["reason"], **stamp))),
+    },
+    import_protocol=services.import_sitting,
+    correction=serializers.GoatCorrectDealSerializer,
+    correct=lambda user, pk, data, **stamp: services.correct_goat_deal(
+        user, pk, data["game"], data["number"], dict(data["deal"]), reason=data["reason"], **stamp),
+    state=serializers.SittingState.of, answer=serializers.SittingDetailSerializer)
+
+#: The API of a table by the game its tournament plays.
+SHEETS: dict[str, Sheet] = {engine.Game.SPORTS: SPORTS, engine.Game.GOAT: GOAT, engine.Game.SEA_GOAT: GOAT}
+
+
+def sheet_of(partition: Partition) -> Sheet:
+    return SHEETS[partition.table.tour.tournament.rules.game]
+
+
+def _one_of(name: str, shapes: list[Any]) -> PolymorphicProxySerializer:
+    """For the schema: one of ``shapes`` (each once), by the game the table plays."""
+    return PolymorphicProxySerializer(component_name=name, resource_type_field_name=None,
+                                      serializers=list(dict.fromkeys(shapes)))
+
+
+#: What each write answers, and a read: the table as it is, in its game's shape.
+ANSWER = _one_of("PartitionOrSitting", [sheet.answer for sheet in SHEETS.values()])
 
 
 def client_address(request) -> str | None:
@@ -73,39 +152,50 @@ STAFF_ONLY = {401: OpenApiResponse(ErrorSerializer, description="Not authenticat
 def _writes(summary: str, description: str, request) -> Any:
     return extend_schema(summary=summary, description=description, request=request,
                          parameters=[IDEMPOTENCY_KEY],
-                         responses={200: serializers.PartitionDetailSerializer, 409: CONFLICT})
+                         responses={200: ANSWER, 409: CONFLICT})
 
 
 @extend_schema_view(
     retrieve=extend_schema(
         summary="A partition: the score sheet",
-        description="Result, the engine's output document, what comes next (lead draw, deal, last deal, extra "
-                    "deal, over; the deal's number and leader), pending penalties, violations with their "
-                    "warnings, pairs, seats and referee. With `version`, as it was then.",
-        parameters=[VERSION], responses={200: serializers.PartitionDetailSerializer, **STAFF_ONLY}),
+        description="A sports table (`PartitionDetail`): result, the engine's output document, what comes next (lead "
+                    "draw, deal, last deal, extra deal, over; the deal's number and leader), pending penalties, "
+                    "violations with their warnings, pairs, seats and referee. A Goat or Sea Goat table "
+                    "(`SittingDetail`): its sitting, each game's deals (charges or credits, scores, memorised "
+                    "points, carry), penalties, game points and goats or winner, the sitting's totals and what "
+                    "comes next. With `version`, as it was then.",
+        parameters=[VERSION], responses={200: ANSWER, **STAFF_ONLY}),
     record=_writes(
         "Record a line of the score sheet",
-        "The lead draw, a deal (how it ended and the pips left), a penalty, a violation (a warning first where "
-        "the rules say so), the clock running out, a no-show, a restarted deal; the chief referee also annuls "
-        "violations and declares forfeits. The referee of the table, the chief referee or an organiser. "
-        "A finished partition is closed: only a correction changes it.",
-        serializers.RECORD_REQUEST),
+        "A sports table: the lead draw, a deal (how it ended and the pips left), a penalty, a violation (a warning "
+        "first where the rules say so), the clock running out, a no-show, a restarted deal; the chief referee "
+        "also annuls violations and declares forfeits. A Goat or Sea Goat table: a deal of the game being played "
+        "in summary form (`goat_deal`, with `lead` for a game's first deal), a penalty (`goat_penalty`: Goat "
+        "charges the offender, Sea Goat credits the others), the table's time running out (`goat_time`); the "
+        "chief referee annuls a penalty (`goat_annul`). An action of the other game is a 400. The referee of "
+        "the table, the chief referee or an organiser. A finished partition is closed: only a correction "
+        "changes it.",
+        serializers.record_request({action: line.data for sheet in SHEETS.values()
+                                    for action, line in sheet.lines.items()})),
     import_protocol=_writes(
         "Record a partition from a protocol",
-        "A protocol document (domino-protocol/1), e.g. a paper protocol typed in; without `regulations` the "
-        "tournament's apply. Into a partition nothing is recorded in yet; with `reason`, the chief referee "
-        "replaces a recorded one (a correction, a new version). Refused as a whole, naming the place.",
-        serializers.ImportSerializer),
+        "A sports table: a protocol document (domino-protocol/1), e.g. a paper protocol typed in; without "
+        "`regulations` the tournament's apply. A Goat or Sea Goat table: its protocol file (domino-sitting/1), "
+        "or one game (domino-protocol/1), under the tournament's regulations at the table's size. Into a "
+        "partition nothing is recorded in yet; with `reason`, the chief referee replaces a recorded one (a "
+        "correction, a new version). Refused as a whole, naming the place.",
+        _one_of("ImportRequest", [serializers.ImportSerializer, serializers.ImportSittingSerializer])),
     correct_deal=_writes(
         "Correct a deal",
-        "The chief referee corrects deal `number` (summary form) giving a reason; everything after it is "
-        "replayed. A new version: the earlier ones stay readable.",
-        serializers.CorrectDealSerializer),
+        "The chief referee corrects deal `number` (summary form; at a Goat or Sea Goat table deal `number` of "
+        "game `game`) giving a reason; everything after it is replayed, and a correction that makes a later "
+        "record impossible is refused. A new version: the earlier ones stay readable.",
+        _one_of("CorrectDealRequest", [serializers.CorrectDealSerializer, serializers.GoatCorrectDealSerializer])),
     export=extend_schema(
         summary="The partition as a protocol document",
-        description="domino-protocol/1, with the pairs' names. Anyone who sees the partition once it is "
-                    "finished; the tournament's staff at any time and for earlier versions. `download=1` "
-                    "answers it as a file.",
+        description="domino-protocol/1, with the pairs' names; a Goat or Sea Goat table's file, domino-sitting/1. "
+                    "Anyone who sees the partition once it is finished; the tournament's staff at any time and "
+                    "for earlier versions. `download=1` answers it as a file.",
         parameters=[VERSION, OpenApiParameter("download", OpenApiTypes.BOOL, OpenApiParameter.QUERY,
                                               required=False, description="As an attachment (a .json file).")],
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The protocol document."),
@@ -121,7 +211,7 @@ def _writes(summary: str, description: str, request) -> Any:
 class PartitionViewSet(ApiViewSet):
     """``/api/partitions/{id}/``: the id is in each table of a tour (``partition.id``)."""
 
-    serializer_class = serializers.PartitionDetailSerializer
+    serializer_class = serializers.PartitionDetailSerializer  # a sports table's; each game's: SHEETS
     lookup_value_converter = "int"
     queryset = Partition.objects.all()
 
@@ -144,10 +234,10 @@ class PartitionViewSet(ApiViewSet):
             permissions.require_staff(self.request.user, partition.table.tour.tournament)
         return version
 
-    def _answer(self, partition: Partition) -> Response:
-        """The partition as it is now, after a write."""
-        state = serializers.PartitionState.of(detailed(partition.pk))
-        return Response(serializers.PartitionDetailSerializer(state).data)
+    def _answer(self, partition: Partition, version: int | None = None) -> Response:
+        """The table as it is now (after a write), or was at ``version``, in its game's shape."""
+        sheet = sheet_of(partition)
+        return Response(sheet.answer(sheet.state(detailed(partition.pk), version)).data)
 
     def _write_options(self) -> dict[str, Any]:
         return {"idempotency_key": self.request.headers.get("Idempotency-Key", ""),
@@ -161,15 +251,16 @@ class PartitionViewSet(ApiViewSet):
 
     def retrieve(self, request, pk):
         partition = self.get_object()
-        version = self._version(partition, self._query().get("version"))
-        return Response(self.get_serializer(serializers.PartitionState.of(detailed(partition.pk), version)).data)
+        return self._answer(partition, self._version(partition, self._query().get("version")))
 
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def record(self, request, pk):
         partition = self.get_object()
-        data = valid(serializers.RecordSerializer, request.data)
-        partition = services.record(request.user, partition.pk, data["action"], data["data"],
-                                    version=data.get("version"), **self._write_options())
+        lines = sheet_of(partition).lines
+        data = valid(serializers.RecordSerializer, request.data,
+                     context={"actions": {action: line.data for action, line in lines.items()}})
+        partition = lines[data["action"]].write(request.user, partition.pk, data["data"], version=data.get("version"),
+                                                **self._write_options())
         return self._answer(partition)
 
     @action(detail=True, methods=["post"], url_path="import", parser_classes=[JSONParser])
@@ -180,17 +271,16 @@ class PartitionViewSet(ApiViewSet):
         document = dict(request.data)
         options = valid(serializers.ImportOptionsSerializer,
                          {key: document.pop(key) for key in ("reason", "version") if key in document})
-        partition = services.import_protocol(request.user, partition.pk, document, reason=options["reason"],
-                                             version=options.get("version"), **self._write_options())
+        partition = sheet_of(partition).import_protocol(request.user, partition.pk, document, reason=options["reason"],
+                                                        version=options.get("version"), **self._write_options())
         return self._answer(partition)
 
     @action(detail=True, methods=["post"], url_path="correct-deal", parser_classes=[JSONParser])
     def correct_deal(self, request, pk):
         partition = self.get_object()
-        data = valid(serializers.CorrectDealSerializer, request.data)
-        deal = {**data["deal"], "pips": dict(data["deal"]["pips"])}
-        partition = services.correct_deal(request.user, partition.pk, data["number"], deal, reason=data["reason"],
-                                          version=data.get("version"), **self._write_options())
+        sheet = sheet_of(partition)
+        data = valid(sheet.correction, request.data)
+        partition = sheet.correct(request.user, partition.pk, data, version=data.get("version"), **self._write_options())
         return self._answer(partition)
 
     @action(detail=True, methods=["get"])

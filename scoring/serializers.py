@@ -67,6 +67,61 @@ class PartitionState:
         return None if expired is None else {expired[0]: expired[1]}
 
 
+@dataclass
+class SittingState:
+    """A Goat or Sea Goat table as it is (``version`` None) or was at an earlier version: its
+    sitting of games (:func:`scoring.services.sitting_at`)."""
+
+    partition: Partition
+    version: int
+    sitting: engine.GoatSitting
+    summary: dict[str, Any]
+
+    @classmethod
+    def of(cls, partition: Partition, version: int | None = None) -> SittingState:
+        return cls(partition, partition.version if version is None else version,
+                   services.sitting_at(partition, version), services.summary_at(partition, version))
+
+    @property
+    def table(self):
+        return self.partition.table
+
+    @property
+    def game(self) -> str:
+        return str(self.sitting.regulations.game)
+
+    @property
+    def units(self) -> list[str]:
+        return list(self.sitting.game.units)
+
+    @cached_property
+    def games(self) -> list[dict[str, Any]]:
+        """Each game of the sitting, the last the one being played: the engine's output document."""
+        games = []
+        for number, game in enumerate(self.sitting.games, 1):
+            expired = game.time_expired
+            games.append({"number": number, "first_leader": game.first_leader,
+                          "time_expired": None if expired is None else {str(expired[0]): expired[1]},
+                          **engine.result_of(game)})
+        return games
+
+    @cached_property
+    def totals(self) -> dict[str, dict[str, int]]:
+        totals = self.sitting.totals()
+        return {name: dict(zip(totals.units, getattr(totals, name)))
+                for name in ("game_points", "goats", "scores", "games_won")}
+
+    @cached_property
+    def next(self) -> dict[str, Any]:
+        """What the referee records next: a deal of the game being played (the last one once the
+        table's time ran out during it), or nothing once the sitting is over."""
+        if self.sitting.is_over:
+            return {"next": "over", "game": None, "deal": None, "lead": False, "leader": None}
+        game = self.sitting.game
+        return {"next": "deal" if game.time_expired is None else "last_deal", "game": len(self.sitting.games),
+                "deal": len(game.deals) + 1, "lead": game.needs_lead, "leader": game.next_leader}
+
+
 # -- the engine's output document (shared/PROTOCOL_FORMAT.md, "Output") ------------------------------
 
 
@@ -188,6 +243,128 @@ class PartitionDetailSerializer(serializers.Serializer):
     seats = PlayerSerializer(source="table.seats", many=True, help_text="Players at seats 1 to 4.")
 
 
+# -- a Goat or Sea Goat table: its sitting (PROTOCOL_FORMAT.md, "Goat and Sea Goat") ----------------
+
+UNITS = ("By unit: seat \"1\" to \"4\" each for himself, or pair \"A\" (seats 1 and 3) and \"B\" (seats 2 "
+         "and 4) with teams.")
+
+
+def by_unit(help_text: str, child: serializers.Field | None = None, **kwargs) -> serializers.DictField:
+    return serializers.DictField(child=child or serializers.IntegerField(), help_text=f"{help_text} {UNITS}", **kwargs)
+
+
+class GoatDealResultSerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="Number of the deal in its game, from 1.")
+    leader = serializers.IntegerField(allow_null=True, help_text="Seat that led it.")
+    end = serializers.CharField(help_text="domino, fish or redeal (a void deal: nothing counted).")
+    seat = serializers.IntegerField(allow_null=True, help_text="Who made domino or placed the fishing tile.")
+    values = serializers.DictField(child=serializers.IntegerField(), help_text=(
+        "Hand value left to each seat, by seat \"1\" to \"4\" (empty for a redeal)."))
+    charges = by_unit("What the deal charged (Goat) or credited (Sea Goat).")
+    scores = by_unit("Scores after the deal.")
+    memo = by_unit("Memorised points after the deal (Goat: charged before the opening).")
+    open = by_unit("Whether each has opened, after the deal.", serializers.BooleanField())
+    carry = serializers.IntegerField(help_text="Points waiting for the next deal after it.")
+    zero_zero = serializers.BooleanField(required=False, help_text="Sea Goat: domino made with 0-0.")
+    allowances = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                       help_text="Seconds allowed for each move (deals played move by move).")
+
+
+class GoatPenaltyResultSerializer(serializers.Serializer):
+    after_deal = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    code = serializers.CharField()
+    unit = serializers.CharField(help_text="The offender's unit (Goat charges it, Sea Goat credits the others).")
+    points = serializers.IntegerField()
+    scores = by_unit("Scores after the penalty.")
+
+
+class GoatCurrentDealSerializer(serializers.Serializer):
+    n = serializers.IntegerField()
+    leader = serializers.IntegerField()
+    to_move = serializers.IntegerField()
+    allowances = serializers.ListField(child=serializers.IntegerField())
+    allowance = serializers.IntegerField()
+    can_draw = serializers.BooleanField(help_text="Whether the player to move may draw from the bazaar.")
+    bazaar = serializers.IntegerField(help_text="Tiles left in the bazaar.")
+
+
+class GoatGameSerializer(serializers.Serializer):
+    """One game of the sitting: the rules engine's output document of a Goat or Sea Goat game."""
+
+    number = serializers.IntegerField(help_text="Number of the game in the sitting, from 1.")
+    first_leader = serializers.IntegerField(allow_null=True, help_text="Seat that led its first deal.")
+    time_expired = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(
+        "{\"during_deal\": N} or {\"after_deal\": N} once the table's time has run out in this game."))
+    units = serializers.ListField(child=serializers.CharField())
+    deals = GoatDealResultSerializer(many=True)
+    penalties = GoatPenaltyResultSerializer(many=True)
+    scores = by_unit("Scores now.")
+    memo = by_unit("Memorised points now.")
+    open = by_unit("Whether each has opened.", serializers.BooleanField())
+    carry = serializers.IntegerField(help_text="Points waiting for the next deal.")
+    game_points = by_unit("Game points, once the game is over (Sea Goat: 1 to the winner).", allow_null=True)
+    reason = serializers.CharField(allow_null=True, help_text=(
+        "lose_at, target, zero_zero, timeout, time or no_show; null while the game is being played."))
+    goats = serializers.ListField(child=serializers.CharField(), required=False, help_text="Goat: the goats.")
+    winner = serializers.CharField(allow_null=True, required=False, help_text="Sea Goat: the winner, if one.")
+    timed_out = serializers.CharField(required=False, help_text="The unit whose move time ran out (forfeit).")
+    no_show = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="The units that had not appeared.")
+    current = GoatCurrentDealSerializer(required=False, help_text="The deal being played move by move, if any.")
+
+    def to_representation(self, instance):
+        # The keys of the game's own document only: a Goat game has no winner, a Sea Goat one no goats.
+        return {key: value for key, value in super().to_representation(instance).items() if key in instance}
+
+
+class SittingTotalsSerializer(serializers.Serializer):
+    """Summed over the sitting's finished games: what the standings take."""
+
+    game_points = by_unit("Game points.")
+    goats = by_unit("Games in which each was a goat (Goat).")
+    scores = by_unit("Scores.")
+    games_won = by_unit("Games won (Sea Goat).")
+
+
+class SittingNextSerializer(serializers.Serializer):
+    """What the referee records next at a Goat table."""
+
+    next = serializers.CharField(help_text="deal, last_deal (the table's time ran out during it) or over.")
+    game = serializers.IntegerField(allow_null=True, help_text="Number of the game being played.")
+    deal = serializers.IntegerField(allow_null=True, help_text="Number of the coming deal in that game.")
+    lead = serializers.BooleanField(help_text=(
+        "The coming deal is the first of its game: its record names the seat that led it (`lead`)."))
+    leader = serializers.IntegerField(allow_null=True, help_text=(
+        "Seat that leads it (the domino maker or the fisherman of the deal before); null when led by the hands."))
+
+
+class SittingDetailSerializer(serializers.Serializer):
+    """A Goat or Sea Goat table: its sitting of games."""
+
+    id = serializers.IntegerField(source="partition.id")
+    tournament = serializers.CharField(source="table.tour.tournament.slug")
+    tour = serializers.IntegerField(source="table.tour.number")
+    table = serializers.IntegerField(source="table.number")
+    game = serializers.CharField(help_text="goat or sea_goat.")
+    version = serializers.IntegerField(help_text="The version shown.")
+    current_version = serializers.IntegerField(source="partition.version", help_text=(
+        "The partition's latest version: send it as `version` when recording."))
+    status = serializers.CharField(source="summary.status", help_text="scheduled, playing or finished.")
+    reason = serializers.CharField(source="summary.reason", help_text=(
+        "Why the sitting's last game ended, once it is over; empty while it is played."))
+    deals = serializers.IntegerField(source="summary.deals", help_text="Deals recorded in all the games.")
+    started_at = serializers.DateTimeField(source="partition.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="partition.finished_at", allow_null=True)
+    units = serializers.ListField(child=serializers.CharField(), help_text=(
+        "Who is scored: the seats \"1\".. each for himself, or the pairs \"A\" and \"B\" with teams."))
+    next = SittingNextSerializer()
+    games = GoatGameSerializer(many=True, help_text="The games of the sitting; the last is the one being played.")
+    totals = SittingTotalsSerializer(help_text="The sitting's totals over its finished games.")
+    referee = serializers.CharField(source="table.referee.username", allow_null=True)
+    seats = PlayerSerializer(source="table.players", many=True, help_text="Players at seats 1.. of the table.")
+
+
 # -- strict types --------------------------------------------------------------------------------
 # What a recording sends is typed strictly: a seat is a JSON integer (never true, which Python
 # takes for 1, nor 2.0 or "2"), a flag is true or false (never "false"), a text is a string, and
@@ -306,6 +483,50 @@ ACTION_DATA: dict[str, type[ClosedSerializer]] = {
 }
 
 
+# A Goat or Sea Goat table's lines (services.record_goat_deal, record_goat, annul_goat_penalty).
+
+
+#: How a deal of Goat or Sea Goat ends (engine.GoatEnd).
+GOAT_ENDS = tuple(str(end) for end in engine.GoatEnd)
+
+
+def goat_seat_field(**kwargs) -> StrictIntegerField:
+    kwargs.setdefault("help_text", "Seat 1 to 4 (as many as the table has).")
+    return StrictIntegerField(min_value=1, max_value=4, **kwargs)
+
+
+class GoatDealEndDataSerializer(ClosedSerializer):
+    """How a deal of Goat or Sea Goat ended, in summary form."""
+
+    end = StrictChoiceField(choices=GOAT_ENDS, help_text=(
+        "domino, fish, or redeal (a void deal: no seat, no values)."))
+    seat = goat_seat_field(required=False, allow_null=True, help_text=(
+        "Who made domino or placed the fishing tile (none for a redeal)."))
+    values = serializers.DictField(child=StrictIntegerField(), required=False, help_text=(
+        "The hand value left to each seat, by seat: {\"1\": 14, \"3\": 0}; the domino maker's may be left out."))
+    zero_zero = StrictBooleanField(required=False, help_text="Sea Goat: the domino was made with 0-0.")
+
+
+class GoatDealDataSerializer(GoatDealEndDataSerializer):
+    lead = goat_seat_field(required=False, help_text=(
+        "The first deal of a game (next.lead): the seat that led it (RULES 9.1: by the hands)."))
+
+
+class GoatPenaltyDataSerializer(PenaltyDataSerializer):
+    seat = goat_seat_field()
+
+
+class GoatTimeDataSerializer(TimeDataSerializer):
+    during_deal = StrictBooleanField(help_text=(
+        "true: during a deal (the game ends after it); false: between deals (it ends now). No other game is begun."))
+
+
+class GoatAnnulDataSerializer(ClosedSerializer):
+    game = StrictIntegerField(min_value=1, help_text="The game, from 1 (games[].number).")
+    penalty = StrictIntegerField(min_value=1, help_text="The penalty's number in that game, from 1 (games[].penalties).")
+    reason = StrictCharField(max_length=500)
+
+
 def action_data(action: str, data: Any) -> dict[str, Any]:
     """``data`` of ``action`` checked by its serializer, typed; a DRF ValidationError naming the bad
     fields if not."""
@@ -325,18 +546,24 @@ class VersionField(StrictIntegerField):
 
 
 class RecordSerializer(serializers.Serializer):
-    """One line of the score sheet: the action, and its data checked by the action's serializer."""
+    """One line of the score sheet: the action, one of the table's (``context["actions"]``: each
+    with the serializer of its data), and its data checked by the action's serializer."""
 
-    action = serializers.ChoiceField(choices=list(ACTION_DATA))
+    action = StrictCharField(max_length=30)
     # DRF's metaclass takes declared fields out of the class: this field leaves Serializer.data be.
     data = serializers.DictField(help_text="The action's data.")  # type: ignore[assignment]
     version = VersionField()
 
     def validate(self, attrs):
-        try:
-            attrs["data"] = action_data(attrs["action"], attrs["data"])
-        except serializers.ValidationError as error:
-            raise serializers.ValidationError({"data": error.detail}) from None
+        actions: Mapping[str, type[ClosedSerializer]] = self.context["actions"]
+        if attrs["action"] not in actions:
+            raise serializers.ValidationError({"action": [
+                _("%(action)s is not an action of this table: it records %(actions)s.") % {
+                    "action": attrs["action"], "actions": ", ".join(actions)}]})
+        data = actions[attrs["action"]](data=attrs["data"])
+        if not data.is_valid():
+            raise serializers.ValidationError({"data": data.errors})
+        attrs["data"] = data.validated_data
         return attrs
 
 
@@ -347,10 +574,11 @@ def _record_shape(action: str, data: type[ClosedSerializer]) -> type[serializers
         "__module__": __name__})
 
 
-#: The request of POST .../record/ for the schema: one shape per action.
-RECORD_REQUEST = PolymorphicProxySerializer(
-    component_name="Record", resource_type_field_name="action",
-    serializers={action: _record_shape(action, data) for action, data in ACTION_DATA.items()})
+def record_request(actions: Mapping[str, type[ClosedSerializer]]) -> PolymorphicProxySerializer:
+    """The request of POST .../record/ for the schema: one shape per action."""
+    return PolymorphicProxySerializer(
+        component_name="Record", resource_type_field_name="action",
+        serializers={action: _record_shape(action, data) for action, data in actions.items()})
 
 
 class ImportSerializer(serializers.Serializer):
@@ -369,6 +597,19 @@ class ImportSerializer(serializers.Serializer):
     version = VersionField()
 
 
+class ImportSittingSerializer(serializers.Serializer):
+    """A Goat or Sea Goat table's protocol file (domino-sitting/1) and, beside its keys, the
+    correction's reason. One game (a domino-protocol/1 document) is taken too, as the first."""
+
+    format = serializers.CharField(help_text="domino-sitting/1")
+    games = serializers.ListField(child=serializers.DictField(), help_text=(
+        "Each game a domino-protocol/1 document (PROTOCOL_FORMAT.md, \"Goat and Sea Goat\"); leave out its "
+        "regulations: the table's apply."))
+    reason = serializers.CharField(required=False, allow_blank=True, help_text=(
+        "A chief referee's correction replacing a recorded table: why. Not part of the file."))
+    version = VersionField()
+
+
 class ImportOptionsSerializer(serializers.Serializer):
     """What an import request carries beside the protocol document."""
 
@@ -379,6 +620,14 @@ class ImportOptionsSerializer(serializers.Serializer):
 class CorrectDealSerializer(ClosedSerializer):
     number = StrictIntegerField(min_value=1, help_text="The deal to correct, from 1.")
     deal = DealDataSerializer(help_text="The deal as it ended, in summary form.")
+    reason = StrictCharField(required=False, allow_blank=True, default="", trim_whitespace=False, max_length=500)
+    version = VersionField()
+
+
+class GoatCorrectDealSerializer(ClosedSerializer):
+    game = StrictIntegerField(min_value=1, help_text="The game of the deal, from 1 (games[].number).")
+    number = StrictIntegerField(min_value=1, help_text="The deal to correct in that game, from 1.")
+    deal = GoatDealEndDataSerializer(help_text="The deal as it ended, in summary form (its game's first leader stays).")
     reason = StrictCharField(required=False, allow_blank=True, default="", trim_whitespace=False, max_length=500)
     version = VersionField()
 
