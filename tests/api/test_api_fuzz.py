@@ -5,7 +5,7 @@ the demo referee's too, on values the schema allows and on values it does not: n
 5xx (``not_a_server_error``), and every answer conforms to the schema (its status code, content
 type, body and headers). The path parameters are the demo's own (its slug, tours, tables,
 partitions, players, pairs, roles) most of the time, so the cases reach the services and the
-rules engine rather than a 404.
+rules engine rather than a 404; the partitions are sports tables and Goat ones (sittings).
 
 Deterministic, so CI never flakes: derandomized with a fixed seed and no example database; each
 case runs in a savepoint rolled back after it, so every case sees the same demo and none sees
@@ -56,16 +56,19 @@ def demo(django_db_setup, django_db_blocker):
         call_command("load_demo")
         tournament = Tournament.objects.get(slug="demo")
         partitions = Partition.objects.filter(table__tour__tournament=tournament)
+        goat = Partition.objects.filter(table__tour__tournament__slug="goat")  # the demo's Goat event, same staff
         yield {
             "organiser": Token.objects.create(user=tournament.roles.get(kind=Role.Kind.ORGANISER).user).key,
             "referee": Token.objects.create(user=tournament.roles.get(kind=Role.Kind.REFEREE).user).key,
             "slug": [tournament.slug],
             "tour": [1, 2, 3, 4, 5],
             "table": [1, 2, 3, 8, 9],
-            # Being played, not begun, finished.
+            # Being played, not begun, finished; Goat tables (sittings) being played and finished.
             "partition": (_ids(partitions.filter(status=Partition.Status.PLAYING))
                           + _ids(partitions.filter(status=Partition.Status.SCHEDULED), 3)
-                          + _ids(partitions.filter(status=Partition.Status.FINISHED), 3)),
+                          + _ids(partitions.filter(status=Partition.Status.FINISHED), 3)
+                          + _ids(goat.filter(status=Partition.Status.PLAYING), 3)
+                          + _ids(goat.filter(status=Partition.Status.FINISHED), 2)),
             "player": _ids(Player.objects.all()),
             "pair": _ids(Pair.objects.filter(tournament=tournament, tour__isnull=True)),
             "entry": _ids(Entry.objects.filter(tournament=tournament)),

@@ -88,3 +88,32 @@ def test_every_list_is_documented_as_pages(schema, settings):
     lists = {route for route, operations in schema["paths"].items()
              if "get" in operations and "page" in {p["name"] for p in operations["get"].get("parameters", [])}}
     assert lists == set(LISTS)
+
+
+def test_a_partition_is_answered_in_its_games_shape(schema):
+    components = schema["components"]["schemas"]
+
+    def ref(content) -> str:
+        return content["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+
+    partition = schema["paths"]["/api/partitions/{id}/"]["get"]["responses"]["200"]["content"]
+    assert components[ref(partition)]["oneOf"] == [{"$ref": "#/components/schemas/PartitionDetail"},
+                                                  {"$ref": "#/components/schemas/SittingDetail"}]
+    for what in ("record", "import", "correct-deal"):
+        operation = schema["paths"][f"/api/partitions/{{id}}/{what}/"]["post"]
+        assert ref(operation["responses"]["200"]["content"]) == ref(partition), what
+    sitting = components["SittingDetail"]
+    assert {"games", "totals", "next", "units", "game"} <= set(sitting["required"])
+    assert not {"pairs", "penalties", "winner", "result"} & set(sitting["properties"])  # no pair totals
+    game = components[sitting["properties"]["games"]["items"]["$ref"].rsplit("/", 1)[1]]
+    assert {"deals", "scores", "memo", "carry", "game_points"} <= set(game["required"])
+    assert {"goats", "winner"} <= set(game["properties"]) - set(game["required"])  # Goat's, Sea Goat's
+    record = ref(schema["paths"]["/api/partitions/{id}/record/"]["post"]["requestBody"]["content"])
+    actions = set(components[record]["discriminator"]["mapping"])
+    assert {"lead", "deal", "goat_deal", "goat_penalty", "goat_time", "goat_annul"} <= actions
+    goat_deal = components["GoatDealData"]["properties"]
+    assert set(goat_deal) == {"end", "seat", "values", "zero_zero", "lead"}
+    assert components["GoatEndEnum"]["enum"] == ["domino", "fish", "redeal"]
+    for what, shapes in (("import", {"Import", "ImportSitting"}), ("correct-deal", {"CorrectDeal", "GoatCorrectDeal"})):
+        request = ref(schema["paths"][f"/api/partitions/{{id}}/{what}/"]["post"]["requestBody"]["content"])
+        assert {one["$ref"].rsplit("/", 1)[1] for one in components[request]["oneOf"]} == shapes, what
