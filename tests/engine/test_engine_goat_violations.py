@@ -1,0 +1,116 @@
+"""Violations in Goat and Sea Goat (RULES 6, 7, 9): the escalation of rules.py, the penalty charged
+to the offender (Goat) or credited to the others (Sea Goat), repeats over a sitting's games, and
+the annulment. Computed by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engine import GoatGame, GoatSitting, Regulations, RulesError
+
+
+def regs(game="goat", **settings):
+    return Regulations(**{"game": game, "players": 3, "penalty_points": 10, **settings})
+
+
+def test_goat_a_warning_then_a_penalty_charged_to_the_offender():
+    game = GoatGame(regs(), first_leader=1)
+    first = game.record_violation(2, "conduct")
+    assert (first.consequence, first.deal, first.move) == ("warning", 0, None) and game.scores == (0, 0, 0)
+    second = game.record_violation(2, "conduct")
+    assert second.consequence == "penalty" and game.scores == (0, 10, 0)
+    assert game.penalties[0].violation == second.id and game.penalties[0].unit == "2"
+    assert game.record_violation(3, "conduct").consequence == "warning"  # counted per player
+    assert game.record_violation(2, "move_time").consequence == "warning"  # and per code
+    assert game.record_violation(1, "signs").consequence == "penalty"  # a penalty at once
+    assert game.scores == (10, 10, 0)
+
+
+def test_sea_goat_credits_the_penalty_to_the_others():
+    game = GoatGame(regs("sea_goat", teams=False), first_leader=1)
+    game.record_violation(1, "move_time")
+    assert game.scores == (0, 0, 0)
+    game.record_violation(1, "move_time")
+    assert game.scores == (0, 10, 10)
+
+
+def test_pair_scope_counts_the_pair_with_teams():
+    game = GoatGame(regs(players=4, teams=True, repeat_scope="pair_partition"), first_leader=1)
+    assert game.record_violation(1, "conduct").consequence == "warning"
+    assert game.record_violation(3, "conduct").consequence == "penalty"  # seat 3 is pair A too
+    assert game.record_violation(2, "conduct").consequence == "warning"
+    assert game.scores == (10, 0)
+
+
+def test_annulment_withdraws_the_penalty_and_re_decides_nothing_else():
+    game = GoatGame(regs(lose_at=101), first_leader=1)
+    first = game.record_violation(2, "conduct")
+    game.record_deal("domino", 1, {2: 14, 3: 25})
+    game.record_violation(2, "conduct")
+    game.write_penalty(3, "signs")
+    deals, before = game.deals, game.scores
+    assert before[1] - 10 == deals[-1].scores[1] and before[2] - 10 == deals[-1].scores[2]
+    game.annul_violation(first.id, "the clock was paused")
+    assert game.deals == deals  # the deal's record stays as it was
+    assert [v.consequence for v in game.violations] == ["warning", "warning"]
+    assert game.violations[0].annulled == "the clock was paused"
+    assert game.scores == (before[0], before[1] - 10, before[2])  # the written penalty stays
+    assert [p.code for p in game.penalties] == ["signs"]
+    assert game.record_violation(2, "conduct").consequence == "penalty"  # the second counted is a first
+    replayed = GoatGame.from_dict(game.to_dict())
+    assert replayed.violations == game.violations and replayed.scores == game.scores
+    with pytest.raises(RulesError, match="already annulled"):
+        game.annul_violation(first.id, "again")
+    with pytest.raises(RulesError, match="no violation 2 to annul"):
+        game.annul_violation(2, "a deal is no violation")
+    with pytest.raises(RulesError, match="needs a reason"):
+        game.annul_violation(first.id + 2, " ")
+
+
+def test_a_violation_is_refused_with_a_clear_error_and_nothing_recorded():
+    game = GoatGame(regs(), first_leader=1)
+    with pytest.raises(RulesError, match="unknown violation code 'no_show'"):
+        game.record_violation(1, "no_show")
+    with pytest.raises(RulesError, match="seat must be 1 to 3"):
+        game.record_violation(4, "conduct")
+    with pytest.raises(RulesError, match="the move of a violation"):
+        game.record_violation(1, "conduct", move=0)  # no deal yet
+    assert game.violations == [] and len(game.events) == 1
+
+
+def test_a_violation_during_a_deal_is_at_the_move_awaited():
+    game = GoatGame(regs(players=2))
+    deal = game.start_deal(seed=3)
+    game.play(deal.legal_moves()[0].tile, None, deal.to_move)
+    record = game.record_violation(deal.to_move, "move_time")
+    assert (record.deal, record.move, record.after_deal) == (1, 1, 0)
+    with pytest.raises(RulesError, match="the move of a violation"):
+        game.record_violation(1, "conduct", move=2)
+
+
+def test_a_sitting_counts_repeats_over_its_games_and_annuls_across_them():
+    sitting = GoatSitting(regs(players=2, games_per_tour=3, lose_at=20, penalty_points=5))
+    sitting.draw_lead(1)
+    first = sitting.record_violation(1, "conduct")
+    sitting.record_deal("domino", 1, {2: 25})  # seat 2 is the goat: game 2 begins
+    assert len(sitting.games) == 2
+    assert sitting.record_violation(1, "conduct").consequence == "penalty"  # the sitting is the partition
+    assert sitting.game.scores == (5, 0)
+    sitting.annul_violation(1, first.id, "justified")
+    assert sitting.games[0].violations[0].annulled == "justified"
+    assert sitting.game.violations[0].consequence == "warning" and sitting.game.scores == (0, 0)
+    replayed = GoatSitting.from_dict(sitting.to_dict())
+    assert replayed.game.scores == (0, 0) and replayed.game.violations == sitting.game.violations
+    with pytest.raises(RulesError, match="there is no game 3"):
+        sitting.annul_violation(3, 0, "no such game")
+
+
+def test_an_annulment_that_undoes_a_finished_game_is_refused():
+    sitting = GoatSitting(regs(players=2, games_per_tour=2, lose_at=20, penalty_points=20))
+    sitting.draw_lead(1)
+    first = sitting.record_violation(2, "conduct")
+    sitting.record_violation(2, "conduct")  # 20 points: seat 2 is the goat, game 2 begins
+    assert sitting.games[0].is_over and len(sitting.games) == 2
+    with pytest.raises(RulesError, match="game 1 is not over, yet another game follows it"):
+        sitting.annul_violation(1, first.id, "justified")
+    assert sitting.games[0].violations[0].annulled is None and sitting.games[0].is_over
