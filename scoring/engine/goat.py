@@ -1056,7 +1056,11 @@ class GoatGame:
         self._check_penalty_time()
         move = event.get("move")
         deal = len(s.deals) + (self.current is not None)
-        awaited = len(self.current.moves) if self.current is not None else None
+        if self.current is not None:
+            awaited: int | None = len(self.current.moves)
+        else:  # a move of the last deal recorded, when it was played move by move
+            last = s.deals[-1].deal if s.deals else None
+            awaited = None if last is None else len(last.moves) - 1
         if move is not None and not (type(move) is int and 0 <= move and deal > 0
                                      and (awaited is None or move <= awaited)):
             raise PartitionError(gettext_noop("the move of a violation is the index (0 or more) of a move of the deal, "

@@ -114,3 +114,67 @@ def test_an_annulment_that_undoes_a_finished_game_is_refused():
     with pytest.raises(RulesError, match="game 1 is not over, yet another game follows it"):
         sitting.annul_violation(1, first.id, "justified")
     assert sitting.games[0].violations[0].annulled is None and sitting.games[0].is_over
+
+
+# -- the protocol's violations (PROTOCOL_FORMAT.md "Goat and Sea Goat") -----------------------------
+
+from scoring.engine import read_protocol, result_of, write_protocol  # noqa: E402
+
+DOC = {"format": "domino-protocol/1", "regulations": {"game": "goat", "players": 3, "penalty_points": 10},
+       "first_leader": 1, "deals": [{"end": "domino", "seat": 1, "values": {"2": 14, "3": 25}}]}
+VIOLATIONS = [{"deal": 0, "seat": 2, "code": "conduct"},
+              {"deal": 1, "seat": 3, "code": "move_time", "annulled": "the clock was paused"},
+              {"deal": 1, "seat": 2, "code": "conduct"}]
+
+
+def test_a_protocols_violations_are_read_escalated_and_written_back():
+    plain = result_of(read_protocol(DOC)[0])
+    game, _ = read_protocol({**DOC, "violations": VIOLATIONS})
+    out = result_of(game)
+    scores = plain["scores"]
+    assert out["scores"] == {"1": scores["1"], "2": scores["2"] + 10, "3": scores["3"]}
+    assert [(v["deal"], v["seat"], v["outcome"]) for v in out["violations"]] == [
+        (0, 2, "warning"), (1, 3, "annulled"), (1, 2, "penalty")]
+    assert [(p["after_deal"], p["seat"], p["code"], p["unit"], p["points"]) for p in out["penalties"]] == [
+        (1, 2, "conduct", "2", 10)]
+    written = write_protocol(game)
+    assert written["violations"] == VIOLATIONS and "penalties" not in written
+    assert result_of(read_protocol(written)[0]) == out
+
+
+def test_sea_goat_violations_credit_the_others_from_a_protocol():
+    doc = {**DOC, "regulations": {"game": "sea_goat", "players": 3, "teams": False, "penalty_points": 10}}
+    plain = result_of(read_protocol(doc)[0])["scores"]
+    out = result_of(read_protocol({**doc, "violations": VIOLATIONS})[0])
+    assert out["scores"] == {"1": plain["1"] + 10, "2": plain["2"], "3": plain["3"] + 10}
+
+
+def test_violations_at_moves_of_a_deal_played_move_by_move_round_trip():
+    game = GoatGame(regs(players=2))
+    deal = game.start_deal(seed=3)
+    game.record_violation(deal.to_move, "move_time")  # move 0: a warning
+    game.play(deal.legal_moves()[0].tile, None, deal.to_move)
+    game.record_violation(deal.to_move, "conduct")  # move 1
+    while game.current is not None:
+        current = game.current
+        if current.legal_moves():
+            game.play(current.legal_moves()[0].tile, current.legal_moves()[0].end, current.to_move,
+                      current.legal_moves()[0].second)
+        elif current.can_draw():
+            current.draw()
+        else:
+            game.pass_turn(current.to_move)
+    written = write_protocol(game)
+    assert [(v["deal"], v["move"]) for v in written["violations"]] == [(1, 0), (1, 1)]
+    assert result_of(read_protocol(written)[0]) == result_of(game)
+
+
+@pytest.mark.parametrize("violation, message", [
+    ({"deal": 2, "seat": 1, "code": "conduct", "move": 0}, "violation 1: deal 2 is not given"),
+    ({"deal": 1, "seat": 1, "code": "signs"}, "other codes are penalties at once"),
+    ({"deal": 1, "seat": 4, "code": "conduct"}, "violation 1: seat must be 1 to 3"),
+    ({"deal": 0, "seat": 1, "code": "conduct", "annulled": ""}, "annulled must be the reason"),
+])
+def test_a_bad_violation_in_a_protocol_is_refused_and_named(violation, message):
+    with pytest.raises(RulesError, match=message):
+        read_protocol({**DOC, "violations": [violation]})
