@@ -140,13 +140,16 @@ class GoatSitting:
     def annul_violation(self, game: int, violation_id: int, reason: str) -> None:
         """Annul violation ``violation_id`` of game ``game`` (from 1; :meth:`GoatGame.annul_violation`)
         and count the later games' repeats again: refused, nothing changed, when a later record
-        no longer fits (the game would no longer be over, yet the next one has begun)."""
+        no longer fits (the game would no longer be over, yet the next one has begun: a game
+        with nothing recorded yet is dropped)."""
         if type(game) is not int or not 1 <= game <= len(self.games):
             raise PartitionError(gettext_noop("there is no game %(game)s"), game=repr(game))
         annulled = GoatGame.from_dict(self.games[game - 1].to_dict())
         annulled.annul_violation(violation_id, reason)
         data = self.to_dict()
         data["games"][game - 1] = annulled.to_dict()
+        while len(data["games"]) > game and not data["games"][-1]["events"] and data["games"][-1]["current"] is None:
+            data["games"].pop()  # a game not begun: started again if still due
         self.games = GoatSitting.from_dict(data).games
 
     # -- playing move by move (a live table) ----------------------------------------------------

@@ -111,9 +111,19 @@ def test_an_annulment_that_undoes_a_finished_game_is_refused():
     first = sitting.record_violation(2, "conduct")
     sitting.record_violation(2, "conduct")  # 20 points: seat 2 is the goat, game 2 begins
     assert sitting.games[0].is_over and len(sitting.games) == 2
+    sitting.draw_lead(1)  # game 2 has begun
     with pytest.raises(RulesError, match="game 1 is not over, yet another game follows it"):
         sitting.annul_violation(1, first.id, "justified")
     assert sitting.games[0].violations[0].annulled is None and sitting.games[0].is_over
+
+
+def test_an_annulment_drops_a_next_game_with_nothing_recorded():
+    sitting = GoatSitting(regs(players=2, games_per_tour=2, lose_at=20, penalty_points=20))
+    sitting.draw_lead(1)
+    first = sitting.record_violation(2, "conduct")
+    sitting.record_violation(2, "conduct")  # the goat: game 2 begins, nothing recorded in it
+    sitting.annul_violation(1, first.id, "justified")
+    assert len(sitting.games) == 1 and not sitting.game.is_over and sitting.game.scores == (0, 0)
 
 
 # -- the protocol's violations (PROTOCOL_FORMAT.md "Goat and Sea Goat") -----------------------------
