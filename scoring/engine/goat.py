@@ -1019,7 +1019,10 @@ class GoatGame:
                                        or self.current is not None):
             self._check_open()
 
-    def _penalize(self, seat: Seat, code: ViolationCode, violation: int | None) -> GamePenalty:
+    def _penalize(self, seat: Seat, code: ViolationCode, violation: int | None,
+                  during_deal: bool = False) -> GamePenalty:
+        """Count a penalty; the game may end by it, unless it falls during a deal (that deal's end
+        decides, in a replay too, where the deal is not being played)."""
         s, r = self._state, self.regulations
         unit = gr.unit_index(seat, r)
         for k in range(len(self.units)):
@@ -1027,7 +1030,8 @@ class GoatGame:
                 s.scores[k] += r.penalty_points
         penalty = GamePenalty(len(s.deals), seat, code, self.units[unit], r.penalty_points, self.scores, violation)
         s.penalties.append(penalty)
-        self._decide(None)
+        if not during_deal:
+            self._decide(None)
         return penalty
 
     def record_violation(self, seat: Seat, code: ViolationCode | str, move: int | None = None) -> ViolationRecord:
@@ -1040,8 +1044,10 @@ class GoatGame:
         awaited now); between deals, a move of the last deal recorded, the violation is then of
         that deal (a protocol's, listed after the deal's score, where its penalty counts)."""
         event: dict[str, Any] = {"type": "violation", "seat": seat, "code": code}
-        if move is not None or self.current is not None:
-            event["move"] = len(self.current.moves) if move is None and self.current is not None else move
+        if self.current is not None:  # kept, so that a replay (without the deal) places it the same way
+            event.update(move=len(self.current.moves) if move is None else move, during_deal=True)
+        elif move is not None:
+            event["move"] = move
         record: ViolationRecord = self._event(event)
         return record
 
@@ -1054,10 +1060,12 @@ class GoatGame:
                                  known=", ".join(rules.PENALTY_CODES))
         code = ViolationCode(code)
         self._check_penalty_time()
-        move = event.get("move")
-        deal = len(s.deals) + (self.current is not None)
+        move, during = event.get("move"), bool(event.get("during_deal"))
+        deal = len(s.deals) + during
         if self.current is not None:
             awaited: int | None = len(self.current.moves)
+        elif during:  # replayed: checked against the deal when it was recorded
+            awaited = None
         else:  # a move of the last deal recorded, when it was played move by move
             last = s.deals[-1].deal if s.deals else None
             awaited = None if last is None else len(last.moves) - 1
@@ -1074,7 +1082,7 @@ class GoatGame:
         record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled, deal, move)
         s.violations.append(record)
         if consequence == Consequence.PENALTY and annulled is None:
-            self._penalize(seat, code, record.id)
+            self._penalize(seat, code, record.id, during)
         return record
 
     def annul_violation(self, violation_id: int, reason: str) -> None:

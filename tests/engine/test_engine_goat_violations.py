@@ -188,3 +188,14 @@ def test_violations_at_moves_of_a_deal_played_move_by_move_round_trip():
 def test_a_bad_violation_in_a_protocol_is_refused_and_named(violation, message):
     with pytest.raises(RulesError, match=message):
         read_protocol({**DOC, "violations": [violation]})
+
+
+def test_a_penalty_during_a_deal_that_makes_a_goat_lets_the_deal_end_and_replays():
+    game = GoatGame(regs(players=2, lose_at=20, penalty_points=20))
+    deal = game.start_deal(seed=3)
+    seat = deal.to_move
+    game.record_violation(seat, "conduct")
+    record = game.record_violation(seat, "conduct")  # 20 points: the deal's end decides
+    assert record.deal == 1 and game.scores[seat - 1] == 20 and not game.is_over
+    replayed = GoatGame.from_dict(game.to_dict())  # the deal is not recorded yet: the same
+    assert not replayed.is_over and replayed.violations == game.violations and replayed.current is not None
