@@ -78,6 +78,7 @@ ACTIONS = {
     # A Goat or Sea Goat table (scoring.services.record_goat_deal, record_goat).
     "goat_deal": _("Deal"),
     "goat_penalty": _("Penalty"),
+    "goat_violation": _("Violation"),
     "goat_time": _("Time ran out"),
     "redeal": _("Redeal (void deal)"),
     # A partition played live (scoring.live.play).

@@ -513,6 +513,8 @@ def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, versio
 GOAT_OPERATIONS: dict[str, tuple[frozenset[str], Callable[[engine.GoatSitting, Mapping[str, Any]], Any]]] = {
     # RULES 7, 9: Goat charges the offender, Sea Goat credits the others.
     "goat_penalty": (frozenset({"seat", "code"}), lambda s, d: s.write_penalty(d["seat"], d["code"])),
+    # RULES 6, 7, 9: a warning first, then penalties, counted over the sitting's games.
+    "goat_violation": (frozenset({"seat", "code"}), lambda s, d: s.record_violation(d["seat"], d["code"])),
     # RULES 5, 9: the game being played ends after the deal in play (at once between deals),
     # counted as it stands, and it is the sitting's last.
     "goat_time": (frozenset({"during_deal"}), lambda s, d: s.expire_time(d["during_deal"])),
@@ -521,8 +523,9 @@ GOAT_OPERATIONS: dict[str, tuple[frozenset[str], Callable[[engine.GoatSitting, M
 
 def record_goat(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
                 idempotency_key: str = "", address: str | None = None) -> Partition:
-    """Record a penalty (``goat_penalty``: ``seat``, ``code``) or the table's time running out
-    (``goat_time``: ``during_deal``) at a Goat or Sea Goat table (:data:`GOAT_OPERATIONS`)."""
+    """Record a penalty (``goat_penalty``: ``seat``, ``code``), a violation (``goat_violation``:
+    ``seat``, ``code``) or the table's time running out (``goat_time``: ``during_deal``) at a Goat
+    or Sea Goat table (:data:`GOAT_OPERATIONS`)."""
     operation = GOAT_OPERATIONS.get(action)
     if operation is None:
         raise ValidationError(_("Unknown action %(action)s.") % {"action": action})
@@ -638,6 +641,31 @@ def annul_goat_penalty(user, partition_id: int, game: int, number: int, *, reaso
         return _with_game(partition, game, events)
 
     return _correct_sitting(user, partition_id, {"game": game, "penalty": number}, corrected, reason=reason,
+                            version=version, idempotency_key=idempotency_key, address=address)
+
+
+def annul_goat_violation(user, partition_id: int, game: int, number: int, *, reason: str,
+                         version: int | None = None, idempotency_key: str = "", address: str | None = None
+                         ) -> Partition:
+    """The chief referee annuls violation ``number`` (in the order recorded) of game ``game`` of a
+    Goat or Sea Goat table, giving a reason (RULES 6): it counts for nothing, a penalty that
+    followed from it is withdrawn and the sitting's later violations are counted again; refused
+    if a later record would no longer fit (a game no longer over though the next has begun)."""
+
+    def annulled(partition: Partition) -> engine.GoatSitting:
+        sitting = engine_sitting(partition)
+        if type(game) is not int or not 1 <= game <= len(sitting.games):
+            raise ValidationError(_("There is no game %(game)s.") % {"game": game})
+        violations = sitting.games[game - 1].violations
+        if type(number) is not int or not 1 <= number <= len(violations):
+            raise ValidationError(_("Game %(game)s has no violation %(number)s.") % {"game": game, "number": number})
+        try:
+            sitting.annul_violation(game, violations[number - 1].id, reason.strip())
+        except engine.RulesError as error:
+            raise ValidationError(_("The correction is refused: %(error)s") % {"error": error.translate(_)}) from None
+        return sitting
+
+    return _correct_sitting(user, partition_id, {"game": game, "violation": number}, annulled, reason=reason,
                             version=version, idempotency_key=idempotency_key, address=address)
 
 

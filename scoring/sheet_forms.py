@@ -20,7 +20,7 @@ from rest_framework import serializers
 from tournaments.web.api import flatten
 from tournaments.web.jsonreader import JsonError, read_json
 
-from .engine.rules import PENALTY_CODES, RESTART_CODES
+from .engine.rules import ESCALATING_CODES, PENALTY_CODES, RESTART_CODES
 from .labels import VIOLATIONS
 from .serializers import action_data
 
@@ -227,6 +227,15 @@ class GoatPenaltyForm(StampedForm):
         return self.action, {"seat": self.cleaned_data["seat"], "code": self.cleaned_data["code"]}
 
 
+class GoatViolationForm(GoatPenaltyForm):
+    """A violation at a Goat table (:func:`scoring.services.record_goat`): a warning first, then
+    penalties (RULES 6, 7), counted over the sitting's games."""
+
+    action = "goat_violation"
+    code = forms.ChoiceField(choices=[(c, VIOLATIONS[c]) for c in PENALTY_CODES if c in ESCALATING_CODES],
+                             error_messages={"required": _("Choose the violation.")})
+
+
 class GoatTimeForm(StampedForm):
     """The table's time ran out (:func:`scoring.services.record_goat`), during a deal or between
     deals."""
@@ -250,9 +259,20 @@ class GoatAnnulForm(StampedForm):
         "required": _("An annulment needs a reason.")})
 
 
+class GoatViolationAnnulForm(StampedForm):
+    """The chief referee annuls a violation of a Goat table
+    (:func:`scoring.services.annul_goat_violation`): its game, its number in the game, the reason."""
+
+    action = "goat_annul_violation"
+    game = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    violation = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.CharField(label=_("Reason"), max_length=500, error_messages={
+        "required": _("An annulment needs a reason.")})
+
+
 #: The forms of a Goat table's sheet by the ``action`` they post.
 GOAT_SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in (
-    GoatDealForm, GoatPenaltyForm, GoatTimeForm, GoatAnnulForm)}
+    GoatDealForm, GoatPenaltyForm, GoatViolationForm, GoatTimeForm, GoatAnnulForm, GoatViolationAnnulForm)}
 
 
 class CorrectionForm(DealEndForm, CorrectionReason):

@@ -35,6 +35,7 @@ from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
 from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm,
+                          GoatViolationAnnulForm,
                           GoatDealForm, ImportForm)
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
@@ -265,6 +266,9 @@ def _goat_write(request, partition: Partition, form) -> Callable[[], Partition]:
     if isinstance(form, GoatAnnulForm):
         return lambda: services.annul_goat_penalty(user, partition.pk, data["game"], data["penalty"],
                                                    reason=data["reason"], **stamp)
+    if isinstance(form, GoatViolationAnnulForm):
+        return lambda: services.annul_goat_violation(user, partition.pk, data["game"], data["violation"],
+                                                     reason=data["reason"], **stamp)
     return lambda: services.record_goat(user, partition.pk, *form.recording, **stamp)
 
 
@@ -274,10 +278,15 @@ def _goat_recorded(partition: Partition, form) -> str:
         return _("Deal recorded.")
     if form.action == "goat_annul":
         return _("The penalty is annulled: version %(version)s.") % {"version": partition.version}
-    if form.action == "goat_penalty":
+    if form.action == "goat_annul_violation":
+        return _("The violation is annulled: version %(version)s.") % {"version": partition.version}
+    if form.action in ("goat_penalty", "goat_violation"):
         seat = form.cleaned_data["seat"]
+        what = "penalty"
+        if form.action == "goat_violation":
+            what = [v for g in services.engine_sitting(partition).games for v in g.violations][-1].consequence
         return _("Seat %(seat)s, %(name)s: %(what)s.") % {
-            "seat": seat, "name": partition.table.players[seat - 1], "what": labels.CONSEQUENCES["penalty"]}
+            "seat": seat, "name": partition.table.players[seat - 1], "what": labels.CONSEQUENCES[what]}
     return _("Recorded: %(action)s.") % {"action": labels.ACTIONS.get(form.action, form.action)}
 
 
@@ -293,15 +302,29 @@ def goat_context(partition: Partition, sitting: engine.GoatSitting) -> dict[str,
             "number": k, "game": game, "first": not game.deals and game.first_leader is None,
             "begun": bool(game.events),
             "reason_label": labels.GAME_REASONS.get(decision.reason, decision.reason) if decision else "",
-            "penalties": [{"number": n, "penalty": p, "player": players[p.seat - 1],
-                           "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code)}
-                          for n, p in enumerate(game.penalties, 1)],
+            "penalties": _goat_penalties(game, players),
+            "violations": [{"number": n, "violation": v, "player": players[v.seat - 1],
+                            "code_label": labels.VIOLATIONS_SHORT.get(v.code, v.code),
+                            "consequence_label": labels.CONSEQUENCES.get(v.consequence, v.consequence)}
+                           for n, v in enumerate(game.violations, 1)],
         })
     return {
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
         "seats": list(enumerate(players, 1)), "units": [_unit_name(u, players) for u in sitting.game.units],
         "games": games, "sitting": sitting, "sea_goat": sitting.regulations.game == engine.Game.SEA_GOAT,
     }
+
+
+def _goat_penalties(game: engine.GoatGame, players: tuple[Player, ...]) -> list[dict[str, Any]]:
+    """A game's penalties as the sheet lists them, those written numbered as
+    :func:`scoring.services.annul_goat_penalty` counts them (one of a violation is annulled with
+    its violation: no number)."""
+    lines, written = [], 0
+    for p in game.penalties:
+        written += p.violation is None
+        lines.append({"number": written if p.violation is None else None, "penalty": p,
+                      "player": players[p.seat - 1], "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code)})
+    return lines
 
 
 def _unit_name(unit: str, players: tuple[Player, ...]) -> str:

@@ -22,9 +22,10 @@ from . import goat_rules as gr
 from . import rules
 from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
 from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
+from .partition import ViolationRecord
 from .regulations import Game, MoveTimeout, Regulations
 from .tiles import ALL_TILES, HIGH, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of, tile_index
-from .vocabulary import Expiry, GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
+from .vocabulary import Consequence, Expiry, GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
 
 __all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision",
            "GameResult"]
@@ -520,6 +521,7 @@ class GamePenalty:
     unit: Unit
     points: int
     scores: tuple[int, ...]
+    violation: int | None = None  # the violation it follows from, if any
 
 
 @dataclass(frozen=True)
@@ -564,6 +566,8 @@ class _State:
     decision: GameDecision | None = None
     timeout: tuple[int, Seat] | None = None  # (deal, seat) of a lapse with move_timeout forfeit
     lead_at: int | None = None  # how many deals were recorded when the first leader was
+    violations: list[ViolationRecord] = field(default_factory=list)
+    repeats: dict[tuple[str, ViolationCode], int] = field(default_factory=dict)  # counted, by rules.repeat_key
 
 
 class GoatGame:
@@ -579,19 +583,31 @@ class GoatGame:
     (14, 0, 25)
     """
 
-    def __init__(self, regulations: Regulations, first_leader: Seat | None = None) -> None:
+    def __init__(self, regulations: Regulations, first_leader: Seat | None = None,
+                 earlier_violations: Mapping[tuple[str, ViolationCode], int] | None = None) -> None:
+        """``earlier_violations``: the violations counted before this game by
+        :func:`~scoring.engine.rules.repeat_key` and code (the earlier games of a sitting)."""
         _check_game(regulations)
         self.regulations = regulations
         self.units = gr.units_of(regulations)
+        self.earlier_violations = dict(earlier_violations or {})
+        for (key, code), count in self.earlier_violations.items():
+            if not (isinstance(key, str) and code in rules.PENALTY_CODES and type(count) is int and count >= 0):
+                raise PartitionError(gettext_noop("earlier violations are counted by seat or unit and code, got "
+                                                  "%(item)s"), item=repr((key, code, count)))
         self.events: list[dict[str, Any]] = []
         self.current: GoatDeal | None = None
+        self._index = 0  # index of the event being applied: a violation's id
+        self._annulled: dict[int, str] = {}  # violation id -> reason
+        self._replaying = False
         self._state = self._fresh()
         if first_leader is not None:
             self.draw_lead(first_leader)
 
     def _fresh(self) -> _State:
         n = len(self.units)
-        return _State(scores=[0] * n, memo=[0] * n, opened=[self.regulations.opening == 0] * n)
+        return _State(scores=[0] * n, memo=[0] * n, opened=[self.regulations.opening == 0] * n,
+                      repeats=dict(self.earlier_violations))
 
     # -- reading the state ---------------------------------------------------------------------
 
@@ -606,6 +622,17 @@ class GoatGame:
     @property
     def penalties(self) -> list[GamePenalty]:
         return list(self._state.penalties)
+
+    @property
+    def violations(self) -> list[ViolationRecord]:
+        """Every violation recorded, annulled ones included (:attr:`ViolationRecord.annulled`)."""
+        return list(self._state.violations)
+
+    @property
+    def repeats(self) -> dict[tuple[str, ViolationCode], int]:
+        """The violations counted so far (the earlier ones included), by
+        :func:`~scoring.engine.rules.repeat_key` and code: a sitting's next game starts from them."""
+        return dict(self._state.repeats)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -692,6 +719,7 @@ class GoatGame:
     def _event(self, event: dict[str, Any]) -> Any:
         """Apply an event; it is kept only when it applies without error (the state is restored)."""
         before = self._copy_state()
+        self._index = len(self.events)
         try:
             result = self._apply(event)
         except RulesError:
@@ -703,7 +731,8 @@ class GoatGame:
     def _copy_state(self) -> _State:
         s = self._state
         return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
-                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout, s.lead_at)
+                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout, s.lead_at, list(s.violations),
+                      dict(s.repeats))
 
     def _apply(self, event: Mapping[str, Any]) -> Any:
         handler = getattr(self, f"_on_{event.get('type')}", None)
@@ -974,23 +1003,121 @@ class GoatGame:
         return penalty
 
     def _on_penalty(self, event: Mapping[str, Any]) -> GamePenalty:
-        s, r = self._state, self.regulations
         seat = self._check_seat(event.get("seat"))
         code = event.get("code")
         if code not in rules.PENALTY_CODES:
             raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
                                  known=", ".join(rules.PENALTY_CODES))
+        self._check_penalty_time()
+        return self._penalize(seat, ViolationCode(code), None)
+
+    def _check_penalty_time(self) -> None:
+        """A penalty (or a violation) may be written while the game goes on, or right after the
+        deal that decided it."""
+        s = self._state
         if s.decision is not None and (s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET)
                                        or self.current is not None):
-            self._check_open()  # only a penalty written right after the deal that decided the game
+            self._check_open()
+
+    def _penalize(self, seat: Seat, code: ViolationCode, violation: int | None,
+                  during_deal: bool = False) -> GamePenalty:
+        """Count a penalty; the game may end by it, unless it falls during a deal (that deal's end
+        decides, in a replay too, where the deal is not being played)."""
+        s, r = self._state, self.regulations
         unit = gr.unit_index(seat, r)
         for k in range(len(self.units)):
             if (k == unit) != self.is_sea_goat:
                 s.scores[k] += r.penalty_points
-        penalty = GamePenalty(len(s.deals), seat, ViolationCode(code), self.units[unit], r.penalty_points, self.scores)
+        penalty = GamePenalty(len(s.deals), seat, code, self.units[unit], r.penalty_points, self.scores, violation)
         s.penalties.append(penalty)
-        self._decide(None)
+        if not during_deal:
+            self._decide(None)
         return penalty
+
+    def record_violation(self, seat: Seat, code: ViolationCode | str, move: int | None = None) -> ViolationRecord:
+        """A violation by ``seat`` (RULES 6, 7, 9): a warning first and a penalty when repeated for
+        ``move_time`` and ``conduct`` (counted by ``repeat_scope``: the player, or his unit, over
+        this game and the ``earlier_violations``), a penalty at once for the others, written as
+        :meth:`write_penalty` writes one (its id: :attr:`GamePenalty.violation`).
+
+        ``move``: during a deal played move by move, the index of a move of it (default: the one
+        awaited now); between deals, a move of the last deal recorded, the violation is then of
+        that deal (a protocol's, listed after the deal's score, where its penalty counts)."""
+        event: dict[str, Any] = {"type": "violation", "seat": seat, "code": code}
+        if self.current is not None:  # kept, so that a replay (without the deal) places it the same way
+            event.update(move=len(self.current.moves) if move is None else move, during_deal=True)
+        elif move is not None:
+            event["move"] = move
+        record: ViolationRecord = self._event(event)
+        return record
+
+    def _on_violation(self, event: Mapping[str, Any]) -> ViolationRecord:
+        s, r = self._state, self.regulations
+        seat = self._check_seat(event.get("seat"))
+        code = event.get("code")
+        if code not in rules.PENALTY_CODES:  # a no-show is recorded by record_no_show
+            raise PartitionError(gettext_noop("unknown violation code %(code)s; known: %(known)s"), code=repr(code),
+                                 known=", ".join(rules.PENALTY_CODES))
+        code = ViolationCode(code)
+        self._check_penalty_time()
+        move, during = event.get("move"), bool(event.get("during_deal"))
+        deal = len(s.deals) + during
+        if self.current is not None:
+            awaited: int | None = len(self.current.moves)
+        elif during:  # replayed: checked against the deal when it was recorded
+            awaited = None
+        else:  # a move of the last deal recorded, when it was played move by move
+            last = s.deals[-1].deal if s.deals else None
+            awaited = None if last is None else len(last.moves) - 1
+        if move is not None and not (type(move) is int and 0 <= move and deal > 0
+                                     and (awaited is None or move <= awaited)):
+            raise PartitionError(gettext_noop("the move of a violation is the index (0 or more) of a move of the deal, "
+                                              "got %(move)s"), move=repr(move))
+        key = (rules.repeat_key(seat, self.units[gr.unit_index(seat, r)], r.repeat_scope), code)
+        counted = s.repeats.get(key, 0)
+        consequence = rules.violation_consequence(code, counted)
+        annulled = self._annulled.get(self._index)
+        if annulled is None:
+            s.repeats[key] = counted + 1
+        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled, deal, move)
+        s.violations.append(record)
+        if consequence == Consequence.PENALTY and annulled is None:
+            self._penalize(seat, code, record.id, during)
+        return record
+
+    def annul_violation(self, violation_id: int, reason: str) -> None:
+        """The referee annuls a violation as justified (RULES 6): it counts for nothing, a penalty
+        that followed from it is withdrawn, and the game is replayed so that the next violation
+        of the kind is again a first one; nothing else changes."""
+        self._event({"type": "annul", "violation": violation_id, "reason": reason})
+
+    def _on_annul(self, event: Mapping[str, Any]) -> None:
+        vid, reason = event.get("violation"), event.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise PartitionError(gettext_noop("an annulment needs a reason"))
+        if self._replaying:
+            return
+        if not (type(vid) is int and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
+            raise PartitionError(gettext_noop("no violation %(id)s to annul"), id=repr(vid))
+        if vid in self._annulled:
+            raise PartitionError(gettext_noop("violation %(id)s is already annulled"), id=vid)
+        self._annulled[vid] = reason
+        try:
+            self._replay()
+        except RulesError:
+            del self._annulled[vid]
+            raise
+
+    def _replay(self) -> None:
+        """Apply every event again from the start (after an annulment); the deal being played stays."""
+        current, self.current, self._state = self.current, None, self._fresh()
+        self._replaying = True
+        try:
+            for self._index, event in enumerate(self.events):
+                self._apply(event)
+        finally:
+            self._replaying = False
+            self.current = current
 
     def time_out(self, seat: Seat) -> GameDecision:
         """With ``move_timeout = forfeit`` the player at ``seat`` let his move clock run out: the
@@ -1065,16 +1192,26 @@ class GoatGame:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the regulations, every event, and the deal being played (with its seed:
         this is the stored state, not a public view)."""
-        return {
+        data: dict[str, Any] = {
             "regulations": self.regulations.to_dict(),
             "events": [{k: v.to_dict() if isinstance(v, GoatDeal) else v for k, v in e.items()} for e in self.events],
             "current": None if self.current is None else self.current.to_dict(),
         }
+        if self.earlier_violations:
+            data["earlier_violations"] = [[key, str(code), n] for (key, code), n in self.earlier_violations.items()]
+        return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GoatGame:
-        """Replay a game stored by :meth:`to_dict`."""
-        game = cls(Regulations.from_dict(data.get("regulations")))
+    def from_dict(cls, data: Mapping[str, Any],
+                  earlier_violations: Mapping[tuple[str, ViolationCode], int] | None = None) -> GoatGame:
+        """Replay a game stored by :meth:`to_dict`; ``earlier_violations``, when given, in place
+        of the stored ones (a sitting counts them again from its earlier games)."""
+        if earlier_violations is None:
+            stored = data.get("earlier_violations") or []
+            if not (isinstance(stored, list) and all(isinstance(e, list) and len(e) == 3 for e in stored)):
+                raise PartitionError(gettext_noop("earlier violations are a list of [seat or unit, code, count]"))
+            earlier_violations = {(key, code): n for key, code, n in stored}
+        game = cls(Regulations.from_dict(data.get("regulations")), earlier_violations=earlier_violations)
         for k, event in enumerate(data.get("events", []), 1):
             try:
                 game._event(dict(event))

@@ -15,15 +15,17 @@ from typing import Any, Final, Mapping
 
 from .errors import RulesError, gettext_noop
 from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
+from .partition import ViolationRecord
 from .points import PointsGame
-from .protocol_fields import fail, place, read_penalties, read_time
+from . import rules
+from .protocol_fields import Listed, fail, place, read_penalties, read_time, read_violations, violation_output
 from .regulations import Game, Regulations
 from .vocabulary import Expiry, GameReason, GoatEnd, Seat
 
 __all__ = ["read_game_protocol", "game_result", "write_game_protocol"]
 
 _KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "timeout",
-                "no_show"}
+                "no_show", "violations"}
 _POINTS_KEYS: Final = {"format", "regulations", "pairs", "deals", "penalties", "time_expired"}
 _SUMMARY_KEYS: Final = {"end", "seat", "values", "zero_zero"}
 _MOVE_KEYS: Final = {"hands", "moves", "seed"}
@@ -45,6 +47,11 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
     penalties = read_penalties(doc.get("penalties"), len(deals))
     time_expired = read_time(doc.get("time_expired"), len(deals))
     timeout = None if points else _read_timeout(doc.get("timeout"), len(deals))
+    listed = read_violations(doc.get("violations"), len(deals))
+    late = next((item for item in listed if item.deal > len(deals)), None)
+    if late is not None:
+        raise fail(gettext_noop("deal %(deal)s is not given"), deal=late.deal).at(gettext_noop("violation %(n)s"),
+                                                                                  n=late.n)
     if isinstance(game, GoatGame) and doc.get("first_leader") is not None:
         place(game.draw_lead, "first_leader", doc["first_leader"])
     if isinstance(game, GoatGame) and doc.get("no_show") is not None:
@@ -52,7 +59,16 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
             raise fail(gettext_noop("a game with a no-show has no deals"), "deals")
         place(game.record_no_show, "no_show", doc["no_show"])
 
+    def violations_of(deal: int) -> None:
+        """The violations listed during deal ``deal`` (0: before the first) in order of occurrence:
+        by move, then those without one, recorded after the deal, where their penalties count."""
+        assert isinstance(game, GoatGame)
+        for item in sorted((item for item in listed if item.deal == deal), key=_occurrence):
+            item.record(game)
+
     def between(done: int) -> None:
+        if isinstance(game, GoatGame):
+            violations_of(done)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == done:
                 place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
@@ -77,6 +93,7 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
         if time_expired == (Expiry.AFTER_DEAL, n):
             raise fail(gettext_noop("deal %(n)s is still being played: the clock cannot have run out after it"),
                        "time_expired", n=n)
+        violations_of(n)
         for k, (after, seat, code) in enumerate(penalties, 1):
             if after == n:
                 place(game.write_penalty, gettext_noop("penalty %(n)s"), seat, code, n=k)
@@ -89,6 +106,10 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
                         "timeout", n=deal_number, expected=expected)
         place(game.time_out, "timeout", seat)
     return game, names
+
+
+def _occurrence(item: Listed) -> tuple[bool, int]:
+    return item.move is None, item.move or 0
 
 
 def _read_names(pairs: Any, units: tuple[str, ...]) -> dict[str, list[str]] | None:
@@ -225,6 +246,9 @@ def game_result(game: GoatGame | PointsGame) -> dict[str, Any]:
     points = game.game_points()
     out: dict[str, Any] = {
         "units": list(game.units),
+        **({} if isinstance(game, PointsGame) else {
+            "violations": [violation_output(v) for v in sorted(game.violations, key=lambda v: v.occurrence)
+                           if v.code in rules.ESCALATING_CODES]}),
         "penalties": [_penalty_output(game.units, p) for p in game.penalties],
         "scores": _by(game.units, game.scores),
         "game_points": None if points is None else _by(game.units, points),
@@ -270,9 +294,16 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
         if game.current is not None:
             current = game.current.to_dict(public=True)
             doc["deals"].append({k: current[k] for k in ("hands", "moves")})
-    penalties = [{"after_deal": p.after_deal, "seat": p.seat, "code": str(p.code)} for p in game.penalties]
+    # A penalty that follows from a violation listed under violations is written by it.
+    penalties = [{"after_deal": p.after_deal, "seat": p.seat, "code": str(p.code)} for p in game.penalties
+                 if p.violation is None or p.code not in rules.ESCALATING_CODES]
     if penalties:
         doc["penalties"] = penalties
+    if isinstance(game, GoatGame):
+        violations = [_written_violation(v) for v in sorted(game.violations, key=lambda v: v.occurrence)
+                      if v.code in rules.ESCALATING_CODES]
+        if violations:
+            doc["violations"] = violations
     if game.time_expired is not None:
         kind, n = game.time_expired
         doc["time_expired"] = {str(kind): n}
@@ -281,6 +312,15 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
     if isinstance(game, GoatGame) and game.decision is not None and game.decision.reason == GameReason.NO_SHOW:
         doc["no_show"] = list(game.decision.absent)
     return doc
+
+
+def _written_violation(violation: ViolationRecord) -> dict[str, Any]:
+    item: dict[str, Any] = {"deal": violation.deal, "seat": violation.seat, "code": str(violation.code)}
+    if violation.move is not None:
+        item["move"] = violation.move
+    if violation.annulled is not None:
+        item["annulled"] = violation.annulled
+    return item
 
 
 def _write_deal(record: GoatDealRecord) -> dict[str, Any]:

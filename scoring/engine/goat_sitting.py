@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import PartitionError, RulesError, gettext_noop
 from .goat import GameDecision, GamePenalty, GoatDeal, GoatDealRecord, GoatGame
-from .partition import Awaited
+from .partition import Awaited, ViolationRecord
 from .regulations import MoveTimeout, Regulations
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import GoatEnd, Seat, Side, Unit, ViolationCode
@@ -105,8 +105,9 @@ class GoatSitting:
         return record
 
     def _next_game(self) -> None:
+        """Violations repeat across the games: the sitting is the table's partition (RULES 6)."""
         if self.game.is_over and self._more():
-            self.games.append(GoatGame(self.regulations))
+            self.games.append(GoatGame(self.regulations, earlier_violations=self.game.repeats))
 
     def draw_lead(self, seat: Seat) -> None:
         """The seat that leads the first deal of the game being played (RULES 9.1: by the hands)."""
@@ -128,6 +129,28 @@ class GoatSitting:
         penalty = self._open_game().write_penalty(seat, code)
         self._next_game()
         return penalty
+
+    def record_violation(self, seat: Seat, code: ViolationCode | str) -> ViolationRecord:
+        """A violation in the game being played (:meth:`GoatGame.record_violation`), its repeats
+        counted over the sitting's games; the next game starts if its penalty ended this one."""
+        record = self._open_game().record_violation(seat, code)
+        self._next_game()
+        return record
+
+    def annul_violation(self, game: int, violation_id: int, reason: str) -> None:
+        """Annul violation ``violation_id`` of game ``game`` (from 1; :meth:`GoatGame.annul_violation`)
+        and count the later games' repeats again: refused, nothing changed, when a later record
+        no longer fits (the game would no longer be over, yet the next one has begun: a game
+        with nothing recorded yet is dropped)."""
+        if type(game) is not int or not 1 <= game <= len(self.games):
+            raise PartitionError(gettext_noop("there is no game %(game)s"), game=repr(game))
+        annulled = GoatGame.from_dict(self.games[game - 1].to_dict())
+        annulled.annul_violation(violation_id, reason)
+        data = self.to_dict()
+        data["games"][game - 1] = annulled.to_dict()
+        while len(data["games"]) > game and not data["games"][-1]["events"] and data["games"][-1]["current"] is None:
+            data["games"].pop()  # a game not begun: started again if still due
+        self.games = GoatSitting.from_dict(data).games
 
     # -- playing move by move (a live table) ----------------------------------------------------
 
@@ -172,12 +195,12 @@ class GoatSitting:
         record = self._open_game().pass_turn(seat)
         return None if record is None else self._after(record)
 
-    def record_lapse(self, seat: Seat, repeated: bool) -> GamePenalty | None:
+    def record_lapse(self, seat: Seat) -> ViolationRecord | None:
         """The move clock of ``seat`` (the player to move) ran out (RULES 6, 9.1): with
-        ``move_timeout`` forfeit the game ends; otherwise the first lapse is a warning (nothing to
-        record here) and a ``repeated`` one a penalty (:meth:`write_penalty`). Returns the penalty
-        written, if any. At the referee's clock no deal is played here: the table's clock says whose
-        move it is, and a penalty that makes a goat ends the game at once."""
+        ``move_timeout`` forfeit the game ends (returns ``None``); otherwise a ``move_time``
+        violation (:meth:`record_violation`: a warning, then penalties). At the referee's clock
+        no deal is played here: the table's clock says whose move it is, and a penalty that makes
+        a goat ends the game at once."""
         game = self._open_game()
         if game.current is not None and game.current.to_move != seat:
             raise PartitionError(gettext_noop("the clock runs for nobody at seat %(seat)s"), seat=seat)
@@ -185,7 +208,7 @@ class GoatSitting:
             game.time_out(seat)
             self._next_game()
             return None
-        return self.write_penalty(seat, ViolationCode.MOVE_TIME) if repeated else None
+        return self.record_violation(seat, ViolationCode.MOVE_TIME)
 
     def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
         """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the
@@ -222,10 +245,10 @@ class GoatSitting:
         if len(stored) > sitting.regulations.games_per_tour:
             raise PartitionError(gettext_noop("a sitting has at most %(games)s games, got %(count)s"),
                                  games=sitting.regulations.games_per_tour, count=len(stored))
-        games = []
+        games: list[GoatGame] = []
         for k, game in enumerate(stored, 1):
             try:
-                played = GoatGame.from_dict(game)
+                played = GoatGame.from_dict(game, games[-1].repeats if games else {})
             except RulesError as error:
                 raise error.at(gettext_noop("game %(n)s"), n=k) from None
             if played.regulations != sitting.regulations:

@@ -147,7 +147,7 @@ class _State:
     penalties: list[PenaltyRecord] = field(default_factory=list)
     pending: list[PenaltyRecord] = field(default_factory=list)  # written during the current deal
     violations: list[ViolationRecord] = field(default_factory=list)
-    repeats: dict[tuple[int, ViolationCode], int] = field(default_factory=dict)  # counted violations by scope, code
+    repeats: dict[tuple[str, ViolationCode], int] = field(default_factory=dict)  # counted violations by scope, code
     totals: tuple[int, int] = (0, 0)
     carry: int = 0  # points of drawn fish waiting for the next deal's winner (fish_tie = carry)
     next_leader: Seat | None = None
@@ -674,8 +674,7 @@ class Partition:
             raise PartitionError(gettext_noop("a lapse is a move_time violation of a move, counted from 1, got %(lapse)s"),
                                  lapse=repr(lapse))
         scope = self.regulations.repeat_scope
-        # Repeats are counted per player, or per pair (seats 1, 3 and 2, 4: the seat's parity).
-        key = (seat % 2 if scope == RepeatScope.PAIR_PARTITION else seat, code)
+        key = (rules.repeat_key(seat, pair_of(seat), scope), code)
         same = s.repeats.get(key, 0)
         earlier = same + (self.earlier_violations.get((seat, code), 0) if scope == RepeatScope.PLAYER_TOURNAMENT else 0)
         consequence = rules.violation_consequence(code, earlier)

@@ -21,17 +21,16 @@ file, and the partition itself counts what was recorded during it as recorded be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final, Mapping
 
 from . import rules
 from .deal import Deal, check_seconds
-from .errors import ProtocolError, RulesError, gettext_noop
+from .errors import RulesError, gettext_noop
 from .goat import GoatGame
 from .goat_protocol import game_result, read_game_protocol, write_game_protocol
-from .partition import DealRecord, Partition, PenaltyRecord, ViolationRecord
+from .partition import DealRecord, Partition, PenaltyRecord
 from .points import PointsGame
-from .protocol_fields import fail, place, read_penalties, read_time
+from .protocol_fields import Listed, fail, place, read_penalties, read_time, read_violations, violation_output
 from .regulations import Game, Regulations
 from .vocabulary import DealEnd, Expiry, ViolationCode
 
@@ -40,73 +39,8 @@ __all__ = ["FORMAT", "AnyGame", "read_protocol", "result_of", "score_protocol", 
 FORMAT: Final = "domino-protocol/1"
 _KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show",
                 "violations"}
-_VIOLATION_KEYS: Final = {"deal", "move", "seat", "code", "annulled", "lapse"}
-#: The codes listed under ``violations``: a warning first (the others are penalties at once).
-_LISTED_CODES: Final = tuple(c.value for c in ViolationCode if c in rules.ESCALATING_CODES)
 _DEAL_KEYS: Final = {"end", "seat", "pips"}
 _MOVE_DEAL_KEYS: Final = {"hands", "moves"}
-
-
-@dataclass(frozen=True)
-class _Listed:
-    """A violation of the protocol's ``violations`` list, the ``n``-th (from 1)."""
-
-    n: int
-    deal: int
-    move: int | None
-    seat: Any  # checked by the partition as it records it
-    code: str
-    annulled: str | None
-    lapse: int | None
-
-    def record(self, partition: Partition, as_lapse: bool = False) -> None:
-        """Record it (as a lapse of the clock, or listed), then annul it when it was annulled."""
-        try:
-            if as_lapse:
-                record = partition.record_lapse(self.seat)
-            else:
-                record = partition.record_violation(self.seat, ViolationCode(self.code), self.move)
-            if self.annulled is not None:
-                partition.annul_violation(record.id, self.annulled)
-        except RulesError as error:
-            raise error.at(gettext_noop("violation %(n)s"), n=self.n) from None
-
-
-def _read_violations(value: Any, deals: int) -> list[_Listed]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise fail(gettext_noop("must be a list"), "violations")
-    result: list[_Listed] = []
-    for n, item in enumerate(value, 1):
-        where = (gettext_noop("violation %(n)s"), {"n": n})
-        if not isinstance(item, Mapping) or not {"deal", "seat", "code"} <= set(item) <= _VIOLATION_KEYS:
-            raise fail(gettext_noop("a violation has deal, seat and code, and may have move, annulled and lapse")).at(
-                where[0], **where[1])
-        deal, move, code = item["deal"], item.get("move"), item["code"]
-        annulled, lapse = item.get("annulled"), item.get("lapse")
-        error: ProtocolError | None = None
-        if type(deal) is not int or not 0 <= deal <= deals + 1:
-            error = fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
-        elif move is not None and (type(move) is not int or move < 0 or deal == 0):
-            error = fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
-                         value=repr(move))
-        elif move is None and deal == deals + 1:
-            error = fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
-                         deal=deal)
-        elif code not in _LISTED_CODES:
-            error = fail(gettext_noop("a violation is %(codes)s, got %(value)s; other codes are penalties at once"),
-                         codes=", ".join(_LISTED_CODES), value=repr(code))
-        elif annulled is not None and (not isinstance(annulled, str) or not annulled.strip()):
-            error = fail(gettext_noop("annulled must be the reason, a text"))
-        elif lapse is not None and not (type(lapse) is int and lapse >= 1 and annulled is not None and move is not None
-                                        and code == ViolationCode.MOVE_TIME):
-            error = fail(gettext_noop("lapse (1 or more) names an annulled move_time lapse of a move, got %(value)s"),
-                         value=repr(lapse))
-        if error is not None:
-            raise error.at(where[0], **where[1])
-        result.append(_Listed(n, deal, move, item["seat"], code, annulled, lapse))
-    return result
 
 
 #: What a protocol describes: a sports partition, or a game of Goat, Sea Goat or points.
@@ -133,7 +67,7 @@ def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
         raise fail(gettext_noop("must be a list of deals"), "deals")
     penalties = read_penalties(doc.get("penalties"), len(deals))
     time_expired = read_time(doc.get("time_expired"), len(deals))
-    listed = _read_violations(doc.get("violations"), len(deals))
+    listed = read_violations(doc.get("violations"), len(deals))
     no_show = doc.get("no_show")
     if no_show is not None:
         if deals:
@@ -203,7 +137,7 @@ def _read_pairs(pairs: Any) -> dict[str, list[str]] | None:
     return {p: list(pairs[p]) for p in "AB"}
 
 
-def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed]) -> None:
+def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[Listed]) -> None:
     """Read one deal and the violations ``listed`` at its moves."""
     if not isinstance(deal, Mapping):
         raise fail(gettext_noop("a deal must be an object"))
@@ -234,7 +168,8 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed
                 awaited = len(current.moves)
                 for item in [item for item in listed if item.move == awaited]:
                     listed.remove(item)
-                    item.record(partition, item.code == ViolationCode.MOVE_TIME and item.seat == current.to_move)
+                    as_lapse = item.code == ViolationCode.MOVE_TIME and item.seat == current.to_move
+                    item.record(partition, partition.record_lapse if as_lapse else None)
         except RulesError:
             partition.current = None
             raise
@@ -256,7 +191,7 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[_Listed
     partition.record_deal(end, deal.get("seat"), (pips["A"], pips["B"]))
 
 
-def _before_move(partition: Partition, deal: Deal, move: Mapping[str, Any], listed: list[_Listed]) -> None:
+def _before_move(partition: Partition, deal: Deal, move: Mapping[str, Any], listed: list[Listed]) -> None:
     """What happened while ``move`` was awaited, in the format's order: the lapses its seconds
     imply (an annulled one listed with its ``lapse`` replaces one of them), then the violations
     listed at it; ``listed`` keeps the others."""
@@ -273,7 +208,7 @@ def _before_move(partition: Partition, deal: Deal, move: Mapping[str, Any], list
             partition.record_lapse(seat)
         else:
             here.remove(match)
-            match.record(partition, as_lapse=True)
+            match.record(partition, partition.record_lapse)
     for item in here:
         item.record(partition)
 
@@ -315,11 +250,6 @@ def _penalty_output(penalty: PenaltyRecord) -> dict[str, Any]:
             "points": penalty.points, "totals": _totals(penalty.totals)}
 
 
-def _violation_output(violation: ViolationRecord) -> dict[str, Any]:
-    return {"deal": violation.deal, "move": violation.move, "seat": violation.seat, "code": _text(violation.code),
-            "outcome": "annulled" if violation.annulled is not None else _text(violation.consequence)}
-
-
 def result_of(partition: AnyGame) -> dict[str, Any]:
     """The output document of a partition (deals, penalties, totals, winner, reason, and the
     violations the format lists, ``move_time`` and ``conduct``, in order of occurrence), or of a game."""
@@ -333,7 +263,7 @@ def result_of(partition: AnyGame) -> dict[str, Any]:
         "totals": _totals(partition.totals),
         "winner": _text(decision.winner) if decision else None,
         "reason": _text(decision.reason) if decision else None,
-        "violations": [_violation_output(v) for v in sorted(partition.violations, key=lambda v: v.occurrence)
+        "violations": [violation_output(v) for v in sorted(partition.violations, key=lambda v: v.occurrence)
                        if v.code in rules.ESCALATING_CODES],
     }
     if partition.current is not None:

@@ -4,12 +4,18 @@ field's form and names the field in the error it raises."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Final, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Final, Mapping, Protocol
 
+from . import rules
 from .errors import ProtocolError, RulesError, gettext_noop
-from .vocabulary import Expiry
+from .partition import ViolationRecord
+from .vocabulary import Expiry, Seat, ViolationCode
 
 EXPIRIES: Final = tuple(e.value for e in Expiry)
+VIOLATION_KEYS: Final = {"deal", "move", "seat", "code", "annulled", "lapse"}
+#: The codes listed under ``violations``: a warning first (the others are penalties at once).
+LISTED_CODES: Final = tuple(c.value for c in ViolationCode if c in rules.ESCALATING_CODES)
 
 
 def fail(template: str, where: str | None = None, **params: Any) -> ProtocolError:
@@ -56,3 +62,81 @@ def read_time(value: Any, deals: int) -> tuple[Expiry, int] | None:
         raise fail(gettext_noop("%(kind)s must be %(low)s to %(high)s for the %(deals)s deals given, got %(value)s"),
                    "time_expired", kind=kind, low=low, high=high, deals=deals, value=repr(n))
     return kind, n
+
+
+class Violating(Protocol):
+    """A game that records violations: a partition, a Goat or Sea Goat game."""
+
+    def record_violation(self, seat: Seat, code: ViolationCode, move: int | None = None) -> ViolationRecord: ...
+
+    def annul_violation(self, violation_id: int, reason: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A violation of the protocol's ``violations`` list, the ``n``-th (from 1)."""
+
+    n: int
+    deal: int
+    move: int | None
+    seat: Any  # checked by the game as it records it
+    code: str
+    annulled: str | None
+    lapse: int | None
+
+    def record(self, game: Violating, lapse: Callable[[Any], ViolationRecord] | None = None) -> None:
+        """Record it (as a ``lapse`` of the clock, or listed), then annul it when it was annulled."""
+        try:
+            if lapse is not None:
+                record = lapse(self.seat)
+            else:
+                record = game.record_violation(self.seat, ViolationCode(self.code), self.move)
+            if self.annulled is not None:
+                game.annul_violation(record.id, self.annulled)
+        except RulesError as error:
+            raise error.at(gettext_noop("violation %(n)s"), n=self.n) from None
+
+
+def read_violations(value: Any, deals: int) -> list[Listed]:
+    """The protocol's ``violations`` (PROTOCOL_FORMAT.md "Timed moves and violations"), each
+    checked for its form; the seat and whether it fits the deal are checked by the game."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise fail(gettext_noop("must be a list"), "violations")
+    result: list[Listed] = []
+    for n, item in enumerate(value, 1):
+        where = (gettext_noop("violation %(n)s"), {"n": n})
+        if not isinstance(item, Mapping) or not {"deal", "seat", "code"} <= set(item) <= VIOLATION_KEYS:
+            raise fail(gettext_noop("a violation has deal, seat and code, and may have move, annulled and lapse")).at(
+                where[0], **where[1])
+        deal, move, code = item["deal"], item.get("move"), item["code"]
+        annulled, lapse = item.get("annulled"), item.get("lapse")
+        error: ProtocolError | None = None
+        if type(deal) is not int or not 0 <= deal <= deals + 1:
+            error = fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
+        elif move is not None and (type(move) is not int or move < 0 or deal == 0):
+            error = fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
+                         value=repr(move))
+        elif move is None and deal == deals + 1:
+            error = fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
+                         deal=deal)
+        elif code not in LISTED_CODES:
+            error = fail(gettext_noop("a violation is %(codes)s, got %(value)s; other codes are penalties at once"),
+                         codes=", ".join(LISTED_CODES), value=repr(code))
+        elif annulled is not None and (not isinstance(annulled, str) or not annulled.strip()):
+            error = fail(gettext_noop("annulled must be the reason, a text"))
+        elif lapse is not None and not (type(lapse) is int and lapse >= 1 and annulled is not None and move is not None
+                                        and code == ViolationCode.MOVE_TIME):
+            error = fail(gettext_noop("lapse (1 or more) names an annulled move_time lapse of a move, got %(value)s"),
+                         value=repr(lapse))
+        if error is not None:
+            raise error.at(where[0], **where[1])
+        result.append(Listed(n, deal, move, item["seat"], code, annulled, lapse))
+    return result
+
+
+def violation_output(violation: ViolationRecord) -> dict[str, Any]:
+    """A violation in the output document: its place, seat, code and outcome."""
+    return {"deal": violation.deal, "move": violation.move, "seat": violation.seat, "code": str(violation.code),
+            "outcome": "annulled" if violation.annulled is not None else str(violation.consequence)}

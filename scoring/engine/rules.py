@@ -11,12 +11,12 @@ from typing import Final
 
 from .deal import DealOutcome, pair_of
 from .errors import PartitionError, gettext_noop
-from .regulations import DealPoints, FalsePassAward, NextLead, PenaltyMode, Regulations
+from .regulations import DealPoints, FalsePassAward, NextLead, PenaltyMode, Regulations, RepeatScope
 from .vocabulary import Consequence, DealEnd, Pair, Seat, ViolationCode
 
 __all__ = [
     "DEAL_ENDS", "VIOLATION_CODES", "ESCALATING_CODES", "PENALTY_CODES", "RESTART_CODES", "other_pair", "deal_base_points",
-    "deal_winner", "check_pips", "next_leader", "move_lapses", "violation_consequence", "penalty_delta",
+    "deal_winner", "check_pips", "next_leader", "move_lapses", "repeat_key", "violation_consequence", "penalty_delta",
 ]
 
 # The lists of codes are the enums' plain values: the Django layer makes form and serializer
@@ -98,6 +98,12 @@ def move_lapses(seconds: float, allowance: int) -> int:
     a lapse falls each time the charged time reaches a multiple of the allowance, that instant
     included, so ``floor(seconds / allowance)``. Counted in tenths, free of binary fractions."""
     return round(seconds * 10) // (allowance * 10)
+
+
+def repeat_key(seat: Seat, unit: str, scope: RepeatScope) -> str:
+    """Whose count a violation by ``seat`` repeats (RULES 6): the player's (his seat), or with
+    ``repeat_scope = pair_partition`` his ``unit``'s (his pair; in Goat without teams, his seat)."""
+    return unit if scope == RepeatScope.PAIR_PARTITION else str(seat)
 
 
 def violation_consequence(code: ViolationCode, earlier: int) -> Consequence:

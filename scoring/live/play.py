@@ -288,7 +288,6 @@ def _lapse(step: _Step, by: str) -> None:
     live, partition = step.live, step.partition
     assert live.deadline is not None and live.seat is not None
     deadline, seat, number = live.deadline, live.seat, live.lapses + 1
-    repeated = step.goat and ClockLapse.objects.filter(partition=partition, seat=seat).exists()
     try:
         with transaction.atomic():
             ClockLapse.objects.create(partition=partition, turn=live.turn, lapse=number, seat=seat, deadline=deadline,
@@ -298,7 +297,7 @@ def _lapse(step: _Step, by: str) -> None:
         live.deadline = clock.move_deadline(live)
         return
     if step.goat:
-        _goat_lapse(step, by, deadline, seat, number, repeated)
+        _goat_lapse(step, by, deadline, seat, number)
         return
     game = step.game
     if live.mode == LiveTable.Mode.CLOCK:
@@ -311,23 +310,24 @@ def _lapse(step: _Step, by: str) -> None:
                             "violation": violation.id, "consequence": violation.consequence, "by": by})
 
 
-def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, number: int, repeated: bool) -> None:
-    """A Goat player's move clock ran out (RULES 6, 9.1): a warning, then a penalty charged to
-    him; with ``move_timeout`` forfeit the game ends (at the referee's clock a penalty that makes
-    a goat too: the engine holds no deal to finish), and the sitting's next one is dealt, or at
-    the referee's clock waits for its leader."""
+def _goat_lapse(step: _Step, by: str, deadline: datetime.datetime, seat: int, number: int) -> None:
+    """A Goat player's move clock ran out (RULES 6, 9.1): a ``move_time`` violation of the game
+    being played (the engine escalates it: a warning, then penalties, counted over the sitting);
+    with ``move_timeout`` forfeit the game ends (at the referee's clock a penalty that makes a
+    goat too: the engine holds no deal to finish), and the sitting's next one is dealt, or at the
+    referee's clock waits for its leader."""
     live, sitting = step.live, step.sitting
     games = len(sitting.games)
     try:
-        penalty = sitting.record_lapse(seat, repeated)
+        violation = sitting.record_lapse(seat)
     except engine.RulesError as error:
         raise step.refused(error) from None
     live.lapses = number
     live.deadline = clock.move_deadline(live)
-    forfeit = sitting.regulations.move_timeout == engine.MoveTimeout.FORFEIT
-    consequence = "forfeit" if forfeit else "penalty" if penalty is not None else "warning"
+    found = {} if violation is None else {"game": games, "violation": violation.id}
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
-                            "consequence": consequence, "by": by})
+                            **found, "consequence": "forfeit" if violation is None else violation.consequence,
+                            "by": by})
     if len(sitting.games) == games and not sitting.is_over:
         return
     _new_turn(live, None, None, step.now)  # the game is over: nobody's clock runs until the next deal

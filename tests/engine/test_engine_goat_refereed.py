@@ -44,8 +44,9 @@ def test_a_void_hand_entered_is_a_redeal_at_once():
 def test_a_lapse_at_the_referees_clock_needs_no_deal_in_the_engine():
     sitting = GoatSitting(regs(penalty_points=7))
     sitting.draw_lead(2)
-    assert sitting.record_lapse(2, repeated=False) is None
-    penalty = sitting.record_lapse(2, repeated=True)
-    assert penalty is not None and sitting.game.scores == (0, 7)
+    warning = sitting.record_lapse(2)
+    assert warning is not None and warning.consequence == "warning" and sitting.game.scores == (0, 0)
+    penalty = sitting.record_lapse(2)
+    assert penalty is not None and penalty.consequence == "penalty" and sitting.game.scores == (0, 7)
     with pytest.raises(RulesError, match="seat must be 1 to 2"):
-        sitting.record_lapse(3, repeated=True)
+        sitting.record_lapse(3)

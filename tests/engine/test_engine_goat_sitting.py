@@ -82,15 +82,17 @@ def test_a_lapse_is_a_warning_then_a_penalty_and_with_forfeit_ends_the_game():
     awaited = sitting.awaited()
     assert awaited is not None and (awaited.seat, awaited.move, awaited.allowance) == (deal.to_move, 0,
                                                                                        deal.allowance())
-    assert sitting.record_lapse(deal.to_move, repeated=False) is None
+    warning = sitting.record_lapse(deal.to_move)
+    assert warning is not None and (warning.consequence, warning.deal, warning.move) == ("warning", 1, 0)
     assert sitting.game.scores == (0, 0)
-    penalty = sitting.record_lapse(deal.to_move, repeated=True)
-    assert penalty is not None and sitting.game.scores[deal.to_move - 1] == 5
+    penalty = sitting.record_lapse(deal.to_move)
+    assert penalty is not None and penalty.consequence == "penalty" and sitting.game.scores[deal.to_move - 1] == 5
+    assert sitting.game.penalties[0].violation == penalty.id
     with pytest.raises(RulesError, match="clock runs for nobody"):
-        sitting.record_lapse(3 - deal.to_move, repeated=False)
+        sitting.record_lapse(3 - deal.to_move)
     forfeit = GoatSitting(regs(move_timeout="forfeit"))
     seat = forfeit.start_deal(seed=3).to_move
-    forfeit.record_lapse(seat, repeated=False)
+    assert forfeit.record_lapse(seat) is None
     assert forfeit.games[0].is_over and len(forfeit.games) == 2 and forfeit.current is None
 
 

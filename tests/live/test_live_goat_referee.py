@@ -300,7 +300,7 @@ def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, time
     frozen.advance(5)
     assert play.expire(pid)  # a penalty of 60: seat 1 is at lose_at (60), the goat
     games = Partition.objects.get(pk=pid).state["games"]
-    assert len(games) == 2 and games[0]["events"][-1] == {"type": "penalty", "seat": 1, "code": "move_time"}
+    assert len(games) == 2 and games[0]["events"][-1] == {"type": "violation", "seat": 1, "code": "move_time"}
     assert live(pid).seat is None and state(pid)["scores"] == [0, 0] and state(pid)["game_number"] == 2
     frozen.advance(60)
     assert not play.expire(pid)  # no clock runs

@@ -364,3 +364,32 @@ def test_a_bad_file_is_refused_whole_and_nothing_is_written(two_tables):
         assert message in " ".join(refused.value.messages), (message, refused.value.messages)
     nothing_written(event["p2"], 0)
     assert stored(event["p2"]).state is None and not SeatResult.objects.filter(partition_id=event["p2"]).exists()
+
+
+# -- violations -----------------------------------------------------------------------------------
+
+
+def test_a_violation_is_a_warning_then_a_penalty_over_the_games_and_the_chief_annuls_it(goat):
+    ref, pk = goat["ref"], goat["p"]
+    deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 25})  # (0, 12, 25)
+    services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # a warning
+    assert sitting(pk).game.scores == (0, 12, 25)
+    deal(ref, pk, end="domino", seat=1, values={"2": 30, "3": 1})  # (0, 42, 26): seat 2 is the goat
+    assert len(sitting(pk).games) == 2
+    services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # game 2: a penalty
+    s = sitting(pk)
+    assert [v.consequence for v in s.game.violations] == ["penalty"] and s.game.scores == (0, 0, 10)
+    with pytest.raises(ValidationError, match="unknown violation code 'no_show'"):
+        services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "no_show"})
+    with pytest.raises(PermissionDenied):
+        services.annul_goat_violation(ref, pk, 1, 1, reason="justified")
+    with pytest.raises(ValidationError, match="Game 1 has no violation 2"):
+        services.annul_goat_violation(goat["chief"], pk, 1, 2, reason="no such")
+    nothing_written(pk, 4)
+    p = services.annul_goat_violation(goat["chief"], pk, 1, 1, reason="the noise was the hall's")
+    s = sitting(pk)
+    assert s.games[0].violations[0].annulled == "the noise was the hall's"
+    assert [v.consequence for v in s.game.violations] == ["warning"] and s.game.scores == (0, 0, 0)
+    change = PartitionChange.objects.get(partition_id=p.pk, version=5)
+    assert (change.action, change.data, change.reason) == ("correction", {"game": 1, "violation": 1},
+                                                            "the noise was the hall's")
