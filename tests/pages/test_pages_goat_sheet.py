@@ -243,3 +243,33 @@ def test_long_cyrillic_names_on_the_russian_sheet(client, goat):
     correct = plain(html(client.get(url("games/1/deals/1/correct/", lang=""))))
     assert all(name in correct for name in names)
     assert plain(html(client.get(url("history/", lang="")))).count("Кон") >= 1
+
+
+def test_a_violation_warns_then_charges_and_the_chief_annuls_it(client, goat):
+    """RULES 7 at a Goat table through the sheet: seat 2's first conduct violation is a warning,
+    the second a penalty of 10 charged to him; the chief referee annuls the second: 12 again."""
+    pk, ref = goat["p"], goat["ref"]
+    services.record_goat_deal(ref, pk, {"lead": 1, "end": "domino", "seat": 1, "values": {"2": 12, "3": 5}})
+    client.force_login(ref)
+    page = html(post(client, "goat_violation", {"seat": 2, "code": "conduct"}))
+    assert scores(pk) == (0, 12, 5) and stored(pk).version == 2
+    page = html(post(client, "goat_violation", {"seat": 2, "code": "conduct"}))
+    assert scores(pk) == (0, 22, 5) and stored(pk).version == 3
+    shown = plain(page)
+    name = goat["names"][1]
+    assert f"Seat 2, {name}: penalty." in shown  # the second time
+    assert f"penalty · 10 2 {name} — conduct after deal 1 · 0 : 22 : 5" in shown  # in the deals' lines
+    assert (f"warning 2 {name} — conduct after deal 1 penalty 2 {name} — conduct after deal 1" in shown)
+    assert 'value="goat_annul_violation"' not in page  # the referee does not annul
+    response = client.post(url(), {"action": "goat_annul_violation", **stamp(page, "goat_violation"), "game": 1,
+                                   "violation": 2, "reason": "not his"})
+    assert response.status_code == 403 and stored(pk).version == 3
+    client.force_login(goat["chief"])
+    page = html(client.get(url()))
+    assert page.count('value="goat_annul_violation"') == 2  # one form per violation
+    shown = plain(html(post(client, "goat_annul_violation", {"game": 1, "violation": 2,
+                                                             "reason": "the noise was the next table's"})))
+    assert "annulled" in shown and "Reason: the noise was the next table's" in shown
+    assert scores(pk) == (0, 12, 5) and stored(pk).version == 4
+    change = PartitionChange.objects.get(partition_id=pk, version=4)
+    assert (change.action, change.reason) == ("correction", "the noise was the next table's")
