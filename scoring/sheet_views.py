@@ -33,7 +33,7 @@ from . import engine, labels, services
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
-from .sheet_forms import SHEET_FORMS, CorrectionForm, GoatDealForm, ImportForm
+from .sheet_forms import SHEET_FORMS, CorrectionForm, GoatDealForm, ImportForm, PointsDealForm
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
              "is now: check it and record again.")
@@ -61,8 +61,9 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
 
 
 def _partition(request, slug: str, number: int, table: int, goat: bool = False) -> Partition:
-    """The partition at a table, for whoever may record it (a 403 for anyone else). A Goat or Sea
-    Goat table has only its sheet and its export (``goat``): no import, history or corrections yet."""
+    """The partition at a table, for whoever may record it (a 403 for anyone else). A table of
+    Goat, Sea Goat or points has only its sheet and its export (``goat``): no import, history or
+    corrections yet."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -72,8 +73,8 @@ def _partition(request, slug: str, number: int, table: int, goat: bool = False) 
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
-    if partition.table.tour.tournament.plays_goat and not goat:
-        raise Http404(_("This table plays Goat or Sea Goat: this page is not made for it yet."))
+    if partition.table.tour.tournament.plays_sittings and not goat:
+        raise Http404(_("This table plays Goat, Sea Goat or points: this page is not made for it yet."))
     return partition
 
 
@@ -188,10 +189,12 @@ def _forms(bound: Any = None) -> dict[str, Any]:
 def sheet(request, slug: str, number: int, table: int):
     """One step of the partition per screen: what the engine says comes next, the form for it,
     the totals and the deals so far; the rarer actions below, folded. A Goat or Sea Goat table
-    has its own sheet (:func:`goat_sheet`)."""
+    has its own sheet (:func:`goat_sheet`), and so has a points game's (:func:`points_sheet`)."""
     partition = _partition(request, slug, number, table, goat=True)
     if partition.table.tour.tournament.plays_goat:
         return goat_sheet(request, partition)
+    if partition.table.tour.tournament.plays_sittings:
+        return points_sheet(request, partition)
     bound = None
     if request.method == "POST":
         form_class = SHEET_FORMS.get(request.POST.get("action", ""))
@@ -244,6 +247,34 @@ def goat_sheet(request, partition: Partition):
         "games": [{"number": k, "game": g, "first": not g.deals and g.first_leader is None}
                   for k, g in enumerate(sitting.games, 1)],
         "sitting": sitting, "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+    })
+
+
+def points_sheet(request, partition: Partition):
+    """The sheet of a table of a points game (RULES 9.3): the sitting's games with each deal's
+    points and the scores after it (read from the engine), and one form for the next deal, the
+    points of each unit and their total (:func:`scoring.services.record_points_deal`)."""
+    sitting = services.sitting_at(partition)
+    table = partition.table
+    players = table.players
+    units = {unit: _unit_name(unit, players) for unit in sitting.game.units}
+    form = PointsDealForm(units, request.POST) if request.method == "POST" else PointsDealForm(units)
+    if request.method == "POST" and form.is_valid():
+        written = _submit(request, form, lambda: services.record_points_deal(
+            request.user, partition.pk, form.deal, version=form.cleaned_data["version"],
+            idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("Deal recorded."), back=_sheet_url(partition))
+        if written is not None:
+            return written
+    return render(request, "scoring/points_sheet.html", {
+        "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
+        "title_suffix": _("Score sheet"), "version": partition.version, "form": form,
+        "refused": bool(form.errors), "units": list(units.values()), "sitting": sitting,
+        # The games begun (the first one always), each deal the points and the score of each unit.
+        "games": [{"number": k, "over": g.is_over, "deals": [(d.n, list(zip(d.points, d.scores))) for d in g.deals],
+                   "winner": units[g.decision.winner] if g.decision and g.decision.winner else None}
+                  for k, g in enumerate(sitting.games, 1) if k == 1 or g.events],
+        "results": partition.seat_results.select_related("player") if partition.is_finished else (),
     })
 
 
