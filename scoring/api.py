@@ -116,7 +116,11 @@ SHEETS: dict[str, Sheet] = {engine.Game.SPORTS: SPORTS, engine.Game.GOAT: GOAT, 
 
 
 def sheet_of(partition: Partition) -> Sheet:
-    return SHEETS[partition.table.tour.tournament.rules.game]
+    sheet = SHEETS.get(partition.table.tour.tournament.rules.game)
+    if sheet is None:  # a points game (RULES 9.3)
+        raise exceptions.ValidationError(_("The API does not serve a table of a points game yet: it is recorded on its score "
+                                "sheet."))
+    return sheet
 
 
 def _one_of(name: str, shapes: list[Any]) -> PolymorphicProxySerializer:

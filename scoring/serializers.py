@@ -80,7 +80,7 @@ class SittingState:
     @classmethod
     def of(cls, partition: Partition, version: int | None = None) -> SittingState:
         return cls(partition, partition.version if version is None else version,
-                   services.sitting_at(partition, version), services.summary_at(partition, version))
+                   services.engine_sitting(partition, version), services.summary_at(partition, version))
 
     @property
     def table(self):

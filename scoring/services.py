@@ -41,17 +41,17 @@ class Conflict(Exception):
 
 def engine_partition(partition: Partition) -> engine.Partition:
     """The engine's partition for a stored one (a new one under the tournament's regulations).
-    A Goat or Sea Goat table has none: its sitting is :func:`engine_sitting`."""
+    A table of Goat, Sea Goat or points has none: its sitting is :func:`sitting_at`."""
     if partition.engine_cache is not None and partition.engine_cache[0] == partition.version:
         return partition.engine_cache[1]
-    if partition.state:
-        if "games" in partition.state:
-            raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+    if partition.state and "games" not in partition.state:
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
     rules = partition.table.tour.tournament.rules
     if rules.is_goat:
         raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+    if rules.plays_sittings:
+        raise ValidationError(_("This table plays a points game: enter the points of each deal."))
     return engine.Partition(rules)
 
 
@@ -346,47 +346,54 @@ def export_file_name(partition: Partition, version: int | None = None) -> str:
 
 def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """The partition (or one of its earlier versions) in the protocol format, with pair names. A
-    Goat or Sea Goat table: its sitting (:func:`export_sitting`)."""
+    table of Goat, Sea Goat or points: its sitting (:func:`export_sitting`)."""
     table = partition.table
-    if table.tour.tournament.plays_goat:
+    if table.tour.tournament.plays_sittings:
         return export_sitting(partition, version)
     game, _summary = partition_at(partition, version)
     names = {side: [str(p) for p in pair.players] for side, pair in zip("AB", table.pairs)}
     return engine.write_protocol(game, names)
 
 
-# -- Goat and Sea Goat (RULES 9.1, 9.2) ------------------------------------------------------------
+# -- Sittings: Goat, Sea Goat (RULES 9.1, 9.2) and points (9.3) -------------------------------------
 
 #: The keys of a Goat deal in summary form (:func:`record_goat_deal`).
 GOAT_DEAL_KEYS = frozenset({"end", "seat", "values", "lead", "zero_zero"})
 
 
-def engine_sitting(partition: Partition) -> engine.GoatSitting:
-    """The engine's sitting of a Goat or Sea Goat table: the stored one, or a new one under the
-    tournament's regulations at the table's size."""
-    if partition.state:
-        return engine.GoatSitting.from_dict(partition.state)
-    table = partition.table
-    seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)
-    return engine.GoatSitting(table.tour.tournament.rules.at_table(seated))
+def engine_sitting(partition: Partition, version: int | None = None) -> engine.GoatSitting:
+    """The engine's sitting of a Goat or Sea Goat table at ``version`` (:func:`sitting_at`; None:
+    the current one)."""
+    sitting = sitting_at(partition, version)
+    if not isinstance(sitting, engine.GoatSitting):
+        raise ValidationError(_("This table does not play Goat or Sea Goat."))
+    return sitting
 
 
-#: The format of a Goat table's protocol file: its games, each a ``domino-protocol/1`` document.
+#: The format of the protocol file of a table of sittings: its games, each a ``domino-protocol/1``
+#: document.
 SITTING_FORMAT = "domino-sitting/1"
 
 
-def sitting_at(partition: Partition, version: int | None = None) -> engine.GoatSitting:
-    """The engine's sitting of a Goat or Sea Goat table at ``version`` (0: before anything was
-    recorded; None: the current one), an earlier one read from the partition's changes."""
-    if version is None or version == partition.version:
-        return engine_sitting(partition)
-    if version == 0:
-        return engine_sitting(Partition(table=partition.table))
-    state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
-             if 0 < version < partition.version else None)
-    if not state:
-        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    return engine.GoatSitting.from_dict(state)
+def sitting_at(partition: Partition, version: int | None = None) -> engine.Sitting[Any]:
+    """The engine's sitting of a table of Goat, Sea Goat or points at ``version`` (0: before
+    anything was recorded; None: the current one), an earlier one read from the partition's
+    changes; a new one under the tournament's regulations at the table's size."""
+    state = partition.state
+    if version is not None and version != partition.version:
+        state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
+                 if 0 < version < partition.version else None)
+        if version and not state:
+            raise ValidationError(_("There is no version %(version)s.") % {"version": version})
+    table = partition.table
+    rules = table.tour.tournament.rules
+    if not rules.plays_sittings:
+        raise ValidationError(_("This table plays sports domino: it has no sitting of games."))
+    kind = engine.PointsSitting if rules.game == engine.Game.POINTS else engine.GoatSitting
+    if state:
+        return kind.from_dict(state)
+    seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)
+    return kind(rules.at_table(seated))
 
 
 def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
@@ -397,19 +404,18 @@ def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
 
 
 def export_sitting(partition: Partition, version: int | None = None) -> dict[str, Any]:
-    """A Goat or Sea Goat table (or one of its earlier versions) as a protocol file: ``format``
-    :data:`SITTING_FORMAT` and ``games``, each game begun (or decided by a no-show, its
-    ``no_show`` key naming the absent units) written by the engine in the format of
-    PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names), which
-    :func:`scoring.engine.score_protocol` reads back."""
+    """A table of Goat, Sea Goat or points (or one of its earlier versions) as a protocol file:
+    ``format`` :data:`SITTING_FORMAT` and ``games``, each game begun (something recorded in it;
+    a Goat game decided by a no-show has its ``no_show`` key naming the absent units) written by
+    the engine in the format of PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names),
+    which :func:`scoring.engine.score_protocol` reads back."""
     sitting = sitting_at(partition, version)
     names = unit_names(partition.table, sitting.regulations)
     return {"format": SITTING_FORMAT,
-            "games": [engine.write_protocol(game, names) for game in sitting.games
-                      if game.deals or game.first_leader is not None or game.is_over]}
+            "games": [engine.write_protocol(game, names) for game in sitting.games if game.events]}
 
 
-def store_sitting(partition: Partition, sitting: engine.GoatSitting) -> None:
+def store_sitting(partition: Partition, sitting: engine.Sitting[Any]) -> None:
     """Copy the sitting into the row (not saved); once it is over, write each player's
     :class:`~scoring.models.SeatResult`."""
     partition.state = sitting.to_dict()
@@ -470,20 +476,25 @@ def _check_goat_table(partition: Partition) -> None:
         raise ValidationError(_("This table does not play Goat or Sea Goat."))
 
 
-def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any],
-                    operate: Callable[[engine.GoatSitting], Any], *, version: int | None, idempotency_key: str,
-                    address: str | None, deals: int = 0) -> Partition:
-    """One line of a Goat table's sheet, by its referee: ``operate`` on the sitting being played
-    (``deals``: how many deals it adds). A finished sitting is closed: it changes only by a
-    correction."""
+def _check_points_table(partition: Partition) -> None:
+    if not partition.table.tour.tournament.rules.scored_by_hand:
+        raise ValidationError(_("This table does not play a points game."))
+
+
+def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any], operate: Callable[[Any], Any], *,
+                    version: int | None, idempotency_key: str, address: str | None, deals: int = 0,
+                    check: Callable[[Partition], None] = _check_goat_table) -> Partition:
+    """One line of the sheet of a Goat table (``check``: of a points game's table), by its
+    referee: ``operate`` on the sitting being played (``deals``: how many deals it adds). A
+    finished sitting is closed: it changes only by a correction."""
 
     def apply(partition: Partition) -> None:
-        _check_goat_table(partition)
+        check(partition)
         if partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
                                     "giving a reason."))
         _check_deal_count(partition.deals + deals)
-        sitting = engine_sitting(partition)
+        sitting = sitting_at(partition)
         try:
             operate(sitting)
         except engine.RulesError as error:
@@ -740,3 +751,35 @@ def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reas
 
     return _replace_sitting(user, partition_id, "import", data, into_empty, version=version,
                             idempotency_key=idempotency_key, address=address)
+
+
+#: The keys of a deal of a points game (:func:`record_points_deal`).
+POINTS_DEAL_KEYS = frozenset({"points", "total"})
+
+
+def record_points_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
+                       idempotency_key: str = "", address: str | None = None) -> Partition:
+    """Record one deal of the game being played at a table of a points game (RULES 9.3):
+    ``points``, what each unit scored (``{"1": 12, "2": 0, ...}`` by seat, or ``{"A": .., "B":
+    ..}`` in pairs), whole numbers 0 or more; ``total``, if given, their sum as the referee
+    added it up, refused when the points do not add up to it. The next game starts when one ends
+    at the target; after the sitting's ``games_per_tour`` games the partition is finished and
+    every player's :class:`~scoring.models.SeatResult` written, in the same transaction."""
+    if not isinstance(deal, Mapping):
+        raise ValidationError(_("A deal must be an object."))
+    unknown = sorted(set(deal) - POINTS_DEAL_KEYS)
+    if unknown:
+        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
+    points, total = deal.get("points"), deal.get("total")
+    if not isinstance(points, Mapping):
+        raise ValidationError(_("The points of a deal are given by seat, or by pair."))
+    if total is not None:
+        if type(total) is not int:
+            raise ValidationError(_("The total of a deal is a whole number."))
+        values = list(points.values())
+        if all(type(v) is int for v in values) and sum(values) != total:
+            raise ValidationError(_("The points add up to %(sum)s, not to the total %(total)s: check them.")
+                                  % {"sum": sum(values), "total": total})
+
+    return _record_sitting(user, partition_id, "points_deal", deal, lambda s: s.record_deal(points), version=version,
+                           idempotency_key=idempotency_key, address=address, deals=1, check=_check_points_table)

@@ -275,6 +275,28 @@ GOAT_SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in 
     GoatDealForm, GoatPenaltyForm, GoatViolationForm, GoatTimeForm, GoatAnnulForm, GoatViolationAnnulForm)}
 
 
+class PointsDealForm(StampedForm):
+    """A deal of a points game (:func:`scoring.services.record_points_deal`): the points each unit
+    (a seat, or a pair) scored, and their total as the referee added them up, which the service
+    checks against their sum."""
+
+    total = forms.IntegerField(label=_("Total of the deal"), min_value=0, error_messages={
+        "required": _("Type the total of the deal's points: it checks them.")})
+
+    def __init__(self, units: dict[str, str], *args: Any, **kwargs: Any) -> None:
+        """``units``: each unit (``"1"`` .. or ``"A"``, ``"B"``) and its label."""
+        super().__init__(*args, **kwargs)
+        self.units = units
+        for unit, label in units.items():
+            self.fields[f"points_{unit}"] = forms.IntegerField(label=label, min_value=0, error_messages={
+                "required": _("Type the points of %(unit)s (0 if none).") % {"unit": label}})
+
+    @property
+    def deal(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"points": {unit: data[f"points_{unit}"] for unit in self.units}, "total": data["total"]}
+
+
 class CorrectionForm(DealEndForm, CorrectionReason):
     """The chief referee's correction of one deal, with the reason."""
 

@@ -3,6 +3,7 @@ then each deal's end), with penalties and warnings, the clock, no-shows, restart
 forfeits and annulments; protocol import and export; the chief referee's corrections and the
 history of versions. A Goat or Sea Goat table has its own sheet (its sitting's games deal by
 deal, penalties, the table's time) and correction page; import, export and history serve both.
+A points game's table has its sheet (each deal's points) and its export only.
 
 Thin: every write is one call of :mod:`scoring.services` (which holds the transaction, the lock
 and the permission check); what the sheet shows — totals, deals, penalties, who leads, what
@@ -35,8 +36,7 @@ from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
 from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm,
-                          GoatViolationAnnulForm,
-                          GoatDealForm, ImportForm)
+                          GoatDealForm, GoatViolationAnnulForm, ImportForm, PointsDealForm)
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
              "is now: check it and record again.")
@@ -63,10 +63,12 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     return redirect(_sheet_url(partition))
 
 
-def _partition(request, slug: str, number: int, table: int, goat: bool | None = None) -> Partition:
+def _partition(request, slug: str, number: int, table: int, goat: bool | None = None,
+               points: bool = False) -> Partition:
     """The partition at a table, for whoever may record it (a 403 for anyone else). ``goat``: the
     page is made for a Goat or Sea Goat table only (True) or for a sports one only (False): a
-    404 for the other."""
+    404 for the other. A points game's table has only its sheet and its export (``points``): no
+    import, history or corrections yet."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -76,7 +78,8 @@ def _partition(request, slug: str, number: int, table: int, goat: bool | None = 
     if not permissions.can_referee(request.user, partition.table):
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
-    if goat is not None and partition.table.tour.tournament.plays_goat != goat:
+    tournament = partition.table.tour.tournament
+    if (goat is not None and tournament.plays_goat != goat) or (tournament.rules.scored_by_hand and not points):
         raise Http404(_("This page is not made for this table's game."))
     return partition
 
@@ -192,10 +195,12 @@ def _forms(bound: Any = None) -> dict[str, Any]:
 def sheet(request, slug: str, number: int, table: int):
     """One step of the partition per screen: what the engine says comes next, the form for it,
     the totals and the deals so far; the rarer actions below, folded. A Goat or Sea Goat table
-    has its own sheet (:func:`goat_sheet`)."""
-    partition = _partition(request, slug, number, table)
+    has its own sheet (:func:`goat_sheet`), and so has a points game's (:func:`points_sheet`)."""
+    partition = _partition(request, slug, number, table, points=True)
     if partition.table.tour.tournament.plays_goat:
         return goat_sheet(request, partition)
+    if partition.table.tour.tournament.plays_sittings:
+        return points_sheet(request, partition)
     bound = None
     if request.method == "POST":
         form_class = SHEET_FORMS.get(request.POST.get("action", ""))
@@ -327,6 +332,34 @@ def _goat_penalties(game: engine.GoatGame, players: tuple[Player, ...]) -> list[
     return lines
 
 
+def points_sheet(request, partition: Partition):
+    """The sheet of a table of a points game (RULES 9.3): the sitting's games with each deal's
+    points and the scores after it (read from the engine), and one form for the next deal, the
+    points of each unit and their total (:func:`scoring.services.record_points_deal`)."""
+    sitting = services.sitting_at(partition)
+    table = partition.table
+    players = table.players
+    units = {unit: _unit_name(unit, players) for unit in sitting.game.units}
+    form = PointsDealForm(units, request.POST) if request.method == "POST" else PointsDealForm(units)
+    if request.method == "POST" and form.is_valid():
+        written = _submit(request, form, lambda: services.record_points_deal(
+            request.user, partition.pk, form.deal, version=form.cleaned_data["version"],
+            idempotency_key=form.cleaned_data["key"], address=_address(request)),
+            done=lambda p: _("Deal recorded."), back=_sheet_url(partition))
+        if written is not None:
+            return written
+    return render(request, "scoring/points_sheet.html", {
+        "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
+        "title_suffix": _("Score sheet"), "version": partition.version, "form": form,
+        "refused": bool(form.errors), "units": list(units.values()), "sitting": sitting,
+        # The games begun (the first one always), each deal the points and the score of each unit.
+        "games": [{"number": k, "over": g.is_over, "deals": [(d.n, list(zip(d.points, d.scores))) for d in g.deals],
+                   "winner": units[g.decision.winner] if g.decision and g.decision.winner else None}
+                  for k, g in enumerate(sitting.games, 1) if k == 1 or g.events],
+        "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+    })
+
+
 def _unit_name(unit: str, players: tuple[Player, ...]) -> str:
     """A scored unit as the sheet heads its column: the seat and its player, or a pair's seats."""
     if unit in ("A", "B"):
@@ -389,8 +422,8 @@ def sheet_import(request, slug: str, number: int, table: int):
 @login_required
 def sheet_export(request, slug: str, number: int, table: int):
     """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file (a Goat
-    table: its games, :func:`scoring.services.export_sitting`)."""
-    partition = _partition(request, slug, number, table)
+    or points table: its games, :func:`scoring.services.export_sitting`)."""
+    partition = _partition(request, slug, number, table, points=True)
     version = _version(request.GET.get("version"))
     try:
         document = services.export_protocol(partition, version)
@@ -449,7 +482,7 @@ def sheet_version(request, slug: str, number: int, table: int, version: int):
     goat = partition.table.tour.tournament.plays_goat
     try:
         if goat:
-            context = goat_context(partition, services.sitting_at(partition, version))
+            context = goat_context(partition, services.engine_sitting(partition, version))
         else:
             context = protocol_context(partition, services.partition_at(partition, version)[0])
     except ValidationError:

@@ -104,6 +104,8 @@ STANDINGS_LABELS: dict[str, Any] = {
     # Goat and Sea Goat (RULES 9.1, 9.2)
     "game_points": _("Game points"), "goats": _("Goats"), "total_score": _("Total score"),
     "games_won": _("Games won"), "points_won": _("Points"),
+    # points (RULES 9.3)
+    "points_scored": _("Points scored"),
 }
 #: What an empty optional setting means.
 REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),

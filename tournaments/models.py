@@ -69,8 +69,13 @@ class Tournament(models.Model):
 
     @property
     def plays_goat(self) -> bool:
-        """Goat or Sea Goat (RULES 9.1, 9.2): tables of sittings, standings from seat results."""
+        """Goat or Sea Goat (RULES 9.1, 9.2): tiles with a bazaar, tables of 2 to 4 players."""
         return self.rules.is_goat
+
+    @property
+    def plays_sittings(self) -> bool:
+        """Goat, Sea Goat or points (RULES 9): tables of sittings, standings from seat results."""
+        return self.rules.plays_sittings
 
 
 class Role(models.Model):

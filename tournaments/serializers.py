@@ -252,8 +252,9 @@ class StandingsRowSerializer(serializers.Serializer):
     game_points = serializers.IntegerField(source="row.game_points", help_text="Goat: game points summed; else 0.")
     goats = serializers.IntegerField(source="row.goats", help_text="Goat: games in which he was a goat; else 0.")
     score = serializers.IntegerField(source="row.score", help_text=(
-        "Goat: points charged in all the games (total score); Sea Goat: points credited; else 0."))
-    games_won = serializers.IntegerField(source="row.games_won", help_text="Sea Goat: games won; else 0.")
+        "Goat: points charged in all the games (total score); Sea Goat: points credited; points: points scored; "
+        "else 0."))
+    games_won = serializers.IntegerField(source="row.games_won", help_text="Sea Goat and points: games won; else 0.")
 
 
 class StandingsSerializer(serializers.Serializer):

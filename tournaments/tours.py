@@ -73,8 +73,8 @@ def generate_tour(user, tournament: Tournament, planned_start: datetime | None =
         tour = Tour.objects.create(tournament=tournament, number=number, planned_start=planned_start)
     if not pairs_at_tables(tournament.rules):
         if tournament.format != Tournament.Format.INDIVIDUAL:
-            raise ValidationError(_("In Goat each for himself players change tables every tour: choose the "
-                                    "individual format, or play in pairs (teams)."))
+            raise ValidationError(_("Each for himself, players change tables every tour: choose the individual "
+                                    "format, or play in pairs (teams)."))
         _draw_goat(tournament, tour)
     elif tournament.format == Tournament.Format.SWISS:
         _draw_swiss(tournament, tour)
@@ -103,8 +103,8 @@ def _seated(players: dict[engine.Pair, tuple[Any, Any]]) -> dict[str, Any]:
 
 def pairs_at_tables(rules: engine.Regulations) -> bool:
     """Whether a tournament's tables seat two pairs: sports domino, and its other games in pairs
-    (``teams``); Goat and Sea Goat each for himself seat 2 to ``players`` players (RULES 9.1)."""
-    return not rules.is_goat or rules.teams
+    (``teams``); Goat, Sea Goat and points each for himself seat 2 to ``players`` players (RULES 9)."""
+    return not rules.plays_sittings or rules.teams
 
 
 def check_table(table: Table, rules: engine.Regulations) -> None:
@@ -118,8 +118,8 @@ def check_table(table: Table, rules: engine.Regulations) -> None:
                                   % {"number": table.number})
     elif table.pair_a_id is not None or table.pair_b_id is not None or not 2 <= filled <= rules.players \
             or None in seats[:filled]:
-        raise ValidationError(_("Table %(number)s: a Goat table seats 2 to %(players)s players, in order, "
-                                "without pairs.") % {"number": table.number, "players": rules.players})
+        raise ValidationError(_("Table %(number)s: each for himself, a table seats 2 to %(players)s players, in "
+                                "order, without pairs.") % {"number": table.number, "players": rules.players})
 
 
 def _write_tables(tour: Tour, tables: list[Table]) -> None:
@@ -223,13 +223,13 @@ def _draw_individual(tournament: Tournament, tour: Tour) -> None:
 
 
 def _draw_goat(tournament: Tournament, tour: Tour) -> None:
-    """Goat or Sea Goat each for himself (RULES 9.1): the fewest tables of at most ``players``,
+    """Goat, Sea Goat or points each for himself (RULES 9.1): the fewest tables of at most ``players``,
     sizes as equal as possible, repeat meetings avoided, players of similar standing together."""
     rules = tournament.rules
     players = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
                    .values_list("player_id", flat=True))
     if len(players) < 2:
-        raise ValidationError(_("A Goat draw needs at least two active players."))
+        raise ValidationError(_("A draw of players each for himself needs at least two active players."))
     active = set(players)
     meetings: Counter[frozenset[int]] = Counter()
     for seated in Table.objects.filter(tour__tournament=tournament).exclude(tour=tour).values_list(*Table.SEAT_FIELDS):
@@ -237,8 +237,8 @@ def _draw_goat(tournament: Tournament, tour: Tour) -> None:
             meetings[frozenset(two)] += 1
     sit_outs = Counter(p for p in SitOut.objects.filter(tour__tournament=tournament).values_list("player", flat=True)
                        if p in active)
-    # The first criterion of the game's standings: game points (Goat), games won (Sea Goat).
-    score = "games_won" if rules.game == engine.Game.SEA_GOAT else "game_points"
+    # The first criterion of the game's standings: game points (Goat), games won (Sea Goat, points).
+    score = "game_points" if rules.game == engine.Game.GOAT else "games_won"
     scores = dict.fromkeys(players, 0)
     scores.update(SeatResult.objects.filter(partition__table__tour__tournament=tournament, player__in=active)
                   .values("player").annotate(total=Sum(score)).values_list("player", "total"))

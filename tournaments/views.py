@@ -64,11 +64,11 @@ def tournament_detail(request, slug: str):
 
 
 def draw_tables(tour: Tour):
-    """The tables of a tour with everything the draw shows, in two queries (Goat and Sea Goat:
-    three, with each player's result)."""
+    """The tables of a tour with everything the draw shows, in two queries (Goat, Sea Goat and
+    points: three, with each player's result)."""
     tables = tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
                                         "partition")
-    if tour.tournament.plays_goat:
+    if tour.tournament.plays_sittings:
         tables = tables.prefetch_related("partition__seat_results")
     return tables
 
@@ -79,6 +79,8 @@ def draw_context(tour: Tour) -> dict:
         "tables": draw_tables(tour),
         "byes": tour.byes.select_related("pair__first", "pair__second"),
         "sit_outs": tour.sit_outs.select_related("player"),
+        # A points game: each player's games won and points, whatever the table's shape.
+        "points_game": tour.tournament.rules.scored_by_hand,
     }
 
 

@@ -13,8 +13,10 @@
   an enum for each choice setting;
 - :mod:`.goat`: Goat and Sea Goat (RULES 9.1, 9.2): :class:`GoatDeal` (a bazaar, 2 to 4 players)
   and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`; :class:`GoatSitting`, the
-  ``games_per_tour`` games of one table in one tour (:mod:`.goat_sitting`);
-- :mod:`.points`: :class:`PointsGame`, any other game scored by hand (RULES 9.3);
+  ``games_per_tour`` games of one table in one tour (:mod:`.goat_sitting`, on :class:`Sitting`
+  of :mod:`.sitting`);
+- :mod:`.points`: :class:`PointsGame`, any other game scored by hand (RULES 9.3), and its
+  :class:`PointsSitting`;
 - :mod:`.protocol`: the ``domino-protocol/1`` interchange format (:mod:`.goat_protocol` for the
   games of RULES 9);
 - :mod:`.simulate`: random legal play, for tests, benchmarks and demo data.
@@ -26,13 +28,14 @@ from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_
 from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
 from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
 from .goat_rules import seats_of_unit, unit_index, units_of
-from .goat_sitting import GoatSitting, SittingTotals
+from .goat_sitting import GoatSitting
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
-from .points import PointsDealRecord, PointsGame
+from .points import PointsDealRecord, PointsGame, PointsSitting
 from .protocol import AnyGame, read_protocol, result_of, score_protocol, write_protocol
 from .regulations import (DealPoints, Direction, FalsePassAward, FishCharge, FishTie, Format, Game, MoveTimeout, NextLead,
                           PenaltyMode, PointsWin, Regulations, RepeatScope)
 from .rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES, VIOLATION_CODES, other_pair
+from .sitting import Sitting, SittingTotals
 from .tiles import TILES, Number, Tile, TileIndex, TileMask
 from .vocabulary import (Absent, Consequence, DealEnd, Expiry, GameReason, GoatEnd, Mark, Next, Pair, Reason, Seat, Side,
                          Unit, ViolationCode)
@@ -51,5 +54,5 @@ __all__ = [
     "Game", "FishCharge", "MoveTimeout", "PointsWin", "Unit", "GoatEnd", "GameReason",
     "GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision", "GameResult",
     "PointsGame", "PointsDealRecord", "units_of", "unit_index", "seats_of_unit", "AnyGame", "GoatSitting",
-    "SittingTotals",
+    "PointsSitting", "Sitting", "SittingTotals",
 ]

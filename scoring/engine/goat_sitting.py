@@ -1,5 +1,6 @@
-"""A sitting of Goat or Sea Goat: the ``games_per_tour`` games one table plays in one tour
-(shared/RULES.md 9.1 "Tournament"), one after another, and what the standings take from them.
+"""A sitting of Goat or Sea Goat (:class:`~scoring.engine.sitting.Sitting`): the
+``games_per_tour`` games one table plays in one tour, recorded in summary form or played move by
+move on a live table.
 
 The next game starts when one ends; the first deal of each game is led as RULES 9.1 says (by the
 hands: in summary form its leader is recorded with :meth:`GoatSitting.draw_lead`), later deals by
@@ -15,32 +16,20 @@ its rules is repeated here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .errors import PartitionError, RulesError, gettext_noop
 from .goat import GameDecision, GamePenalty, GoatDeal, GoatDealRecord, GoatGame
 from .partition import Awaited, ViolationRecord
 from .regulations import MoveTimeout, Regulations
+from .sitting import Sitting
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import GoatEnd, Seat, Side, Unit, ViolationCode
 
-__all__ = ["GoatSitting", "SittingTotals"]
+__all__ = ["GoatSitting"]
 
 
-@dataclass(frozen=True)
-class SittingTotals:
-    """Per unit (in the order of ``units``), summed over the finished games of a sitting: game
-    points, games in which it was a goat, score, games won (Sea Goat)."""
-
-    units: tuple[Unit, ...]
-    game_points: tuple[int, ...]
-    goats: tuple[int, ...]
-    scores: tuple[int, ...]
-    games_won: tuple[int, ...]
-
-
-class GoatSitting:
+class GoatSitting(Sitting[GoatGame]):
     """The games of Goat or Sea Goat at one table in one tour, under ``regulations`` at that table
     (:meth:`Regulations.at_table`: ``players`` is the table's size)."""
 
@@ -48,66 +37,17 @@ class GoatSitting:
         if not regulations.is_goat:
             raise RulesError(gettext_noop("the regulations' game is %(game)s: a sitting is of Goat or Sea Goat"),
                              game=regulations.game)
-        self.regulations = regulations
-        self.games: list[GoatGame] = [GoatGame(regulations)]
+        super().__init__(regulations)
 
-    # -- reading the state ---------------------------------------------------------------------
+    # Violations repeat across the games: the sitting is the table's partition (RULES 6, 7), so
+    # each game starts from the counts of the one before.
+    def _new_game(self, previous: GoatGame | None) -> GoatGame:
+        return GoatGame(self.regulations, earlier_violations=previous.repeats if previous else None)
 
-    @property
-    def game(self) -> GoatGame:
-        """The game being played (once the sitting is over, its last game)."""
-        return self.games[-1]
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_over and not self._more()
-
-    def _more(self) -> bool:
-        """Whether another game follows the one being played: the sitting has fewer than
-        ``games_per_tour`` and the table's time has not run out (RULES 5, 9)."""
-        return len(self.games) < self.regulations.games_per_tour and self.game.time_expired is None
-
-    @property
-    def deals(self) -> int:
-        """Deals recorded in all the games, void ones included."""
-        return sum(len(g.deals) for g in self.games)
-
-    def totals(self) -> SittingTotals:
-        """What the standings take from the finished games (RULES 9.1, 9.2)."""
-        units = self.game.units
-        n = len(units)
-        points, goats, scores, won = [0] * n, [0] * n, [0] * n, [0] * n
-        for game in self.games:
-            if not game.is_over:
-                continue
-            result = game.result()
-            for k, unit in enumerate(units):
-                points[k] += result.game_points[k]
-                goats[k] += unit in result.goats
-                scores[k] += result.scores[k]
-                won[k] += unit in result.winners
-        return SittingTotals(units, tuple(points), tuple(goats), tuple(scores), tuple(won))
+    def _read_game(self, data: Mapping[str, Any], previous: GoatGame | None) -> GoatGame:
+        return GoatGame.from_dict(data, previous.repeats if previous else {})
 
     # -- recording (summary form) --------------------------------------------------------------
-
-    def _open_game(self) -> GoatGame:
-        if self.is_over and self.game.time_expired is not None:
-            raise PartitionError(gettext_noop("the table's time ran out: the sitting is over, nothing more can be "
-                                              "recorded"))
-        if self.is_over:
-            raise PartitionError(gettext_noop("all %(games)s games of the sitting are played: nothing more can be "
-                                              "recorded"), games=self.regulations.games_per_tour)
-        return self.game
-
-    def _after(self, record: GoatDealRecord) -> GoatDealRecord:
-        """Start the next game when this deal ended one and the sitting has more to play."""
-        self._next_game()
-        return record
-
-    def _next_game(self) -> None:
-        """Violations repeat across the games: the sitting is the table's partition (RULES 6)."""
-        if self.game.is_over and self._more():
-            self.games.append(GoatGame(self.regulations, earlier_violations=self.game.repeats))
 
     def draw_lead(self, seat: Seat) -> None:
         """The seat that leads the first deal of the game being played (RULES 9.1: by the hands)."""
@@ -121,14 +61,6 @@ class GoatSitting:
     def record_redeal(self, hands: list[list[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDealRecord:
         """A void deal of the game being played (:meth:`GoatGame.record_redeal`)."""
         return self._after(self._open_game().record_redeal(hands))
-
-    def write_penalty(self, seat: Seat, code: ViolationCode | str) -> GamePenalty:
-        """A penalty in the game being played (:meth:`GoatGame.write_penalty`: RULES 9, Goat
-        charges the offender, Sea Goat credits the others); the next game starts if it ended
-        this one (a goat by penalty points)."""
-        penalty = self._open_game().write_penalty(seat, code)
-        self._next_game()
-        return penalty
 
     def record_violation(self, seat: Seat, code: ViolationCode | str) -> ViolationRecord:
         """A violation in the game being played (:meth:`GoatGame.record_violation`), its repeats
@@ -214,49 +146,13 @@ class GoatSitting:
         """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the
         sitting's first deal: **Decision**: the no-show decides the whole sitting, every one of
         its ``games_per_tour`` games as :meth:`GoatGame.record_no_show` says. Returns the first
-        game's decision."""
+        game's decision. Goat's only: a live table's deadline decides a no-show, and a points
+        game's tables are never live."""
         game = self._open_game()
         if len(self.games) > 1:
             raise PartitionError(gettext_noop("a no-show is recorded before the first deal"))
         decision = game.record_no_show(absent)
         while self._more():
-            self.games.append(GoatGame(self.regulations))
+            self.games.append(self._new_game(self.game))
             self.game.record_no_show(absent)
         return decision
-
-    def expire_time(self, during_deal: bool) -> None:
-        """The table's time ran out (RULES 5, 9): the game being played ends (after the deal
-        being played), and it is the sitting's last."""
-        self._open_game().expire_time(during_deal)
-
-    # -- storing -------------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"regulations": self.regulations.to_dict(), "games": [g.to_dict() for g in self.games]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GoatSitting:
-        """Replay a sitting stored by :meth:`to_dict`: every game but the last is over, and there
-        are no more than ``games_per_tour``."""
-        sitting = cls(Regulations.from_dict(data.get("regulations")))
-        stored = data.get("games")
-        if not isinstance(stored, list) or not stored:
-            raise PartitionError(gettext_noop("a sitting has a list of games"))
-        if len(stored) > sitting.regulations.games_per_tour:
-            raise PartitionError(gettext_noop("a sitting has at most %(games)s games, got %(count)s"),
-                                 games=sitting.regulations.games_per_tour, count=len(stored))
-        games: list[GoatGame] = []
-        for k, game in enumerate(stored, 1):
-            try:
-                played = GoatGame.from_dict(game, games[-1].repeats if games else {})
-            except RulesError as error:
-                raise error.at(gettext_noop("game %(n)s"), n=k) from None
-            if played.regulations != sitting.regulations:
-                raise PartitionError(gettext_noop("game %(n)s is played under other regulations than the sitting"),
-                                     n=k)
-            if k < len(stored) and not played.is_over:
-                raise PartitionError(gettext_noop("game %(n)s is not over, yet another game follows it"), n=k)
-            games.append(played)
-        sitting.games = games
-        sitting._next_game()
-        return sitting

@@ -18,9 +18,10 @@ from . import rules
 from .errors import PartitionError, RulesError, gettext_noop
 from .goat import GameDecision, GamePenalty, GameResult
 from .regulations import Game, PointsWin, Regulations
+from .sitting import Sitting
 from .vocabulary import Expiry, GameReason, Seat, Unit, ViolationCode
 
-__all__ = ["PointsGame", "PointsDealRecord"]
+__all__ = ["PointsGame", "PointsDealRecord", "PointsSitting"]
 
 
 @dataclass(frozen=True)
@@ -203,3 +204,25 @@ class PointsGame:
             except RulesError as error:
                 raise error.at(gettext_noop("event %(n)s"), n=k) from None
         return game
+
+
+class PointsSitting(Sitting[PointsGame]):
+    """The ``games_per_tour`` points games at one table in one tour, under ``regulations`` at that
+    table (:meth:`Regulations.at_table`).
+
+    >>> sitting = PointsSitting(Regulations(game="points", players=2, target=50, games_per_tour=2))
+    >>> _ = sitting.record_deal({"1": 50, "2": 20})
+    >>> len(sitting.games), sitting.is_over, sitting.totals().games_won
+    (2, False, (1, 0))
+    """
+
+    def _new_game(self, previous: PointsGame | None) -> PointsGame:
+        return PointsGame(self.regulations)
+
+    def _read_game(self, data: Mapping[str, Any], previous: PointsGame | None) -> PointsGame:
+        return PointsGame.from_dict(data)
+
+    def record_deal(self, points: Mapping[Unit, int]) -> PointsDealRecord:
+        """The points each unit scored in a deal of the game being played
+        (:meth:`PointsGame.record_deal`)."""
+        return self._after(self._open_game().record_deal(points))

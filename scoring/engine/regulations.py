@@ -19,7 +19,8 @@ from typing import Any, ClassVar, Final, Mapping, NoReturn
 from .errors import RegulationsError, gettext_noop
 
 __all__ = [
-    "Regulations", "STANDINGS_METRICS", "GOAT_STANDINGS_METRICS", "SEA_GOAT_STANDINGS_METRICS", "STANDINGS_BY_GAME",
+    "Regulations", "STANDINGS_METRICS", "GOAT_STANDINGS_METRICS", "SEA_GOAT_STANDINGS_METRICS",
+    "POINTS_STANDINGS_METRICS", "STANDINGS_BY_GAME",
     "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope",
     "PenaltyMode", "FalsePassAward", "Game", "FishCharge", "MoveTimeout", "PointsWin", "GAME_DEFAULTS",
     "GAME_SETTINGS", "COMMON_SETTINGS",
@@ -140,17 +141,19 @@ STANDINGS_METRICS = (
     "wins", "points_difference", "points_for", "buchholz", "head_to_head",
     "points_against", "penalties",
 )
-#: The same for Goat (RULES 9.1: game points, then goats taken, then total score) and Sea Goat
-#: (9.2: games won, then points).
+#: The same for Goat (RULES 9.1: game points, then goats taken, then total score), Sea Goat
+#: (9.2: games won, then points) and points (9.3: games won, then the points scored, the higher or
+#: the lower first as ``points_win`` says).
 GOAT_STANDINGS_METRICS = ("game_points", "goats", "total_score")
 SEA_GOAT_STANDINGS_METRICS = ("games_won", "points_won")
+POINTS_STANDINGS_METRICS = ("games_won", "points_scored")
 #: The metrics each game's standings may use; its default precedence is all of them in order, but
 #: sports' (:data:`STANDINGS_METRICS`, the first five).
 STANDINGS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
     Game.SPORTS: STANDINGS_METRICS,
     Game.GOAT: GOAT_STANDINGS_METRICS,
     Game.SEA_GOAT: SEA_GOAT_STANDINGS_METRICS,
-    Game.POINTS: STANDINGS_METRICS,
+    Game.POINTS: POINTS_STANDINGS_METRICS,
 }
 
 #: The settings every game uses (RULES 5 time and no-show, 6, 7 penalty points, the standings),
@@ -165,14 +168,14 @@ GAME_SETTINGS: Final[dict[Game, frozenset[str]]] = {
                                     "penalty_mode", "false_pass_award", "win_points", "bye_points"},
     Game.GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"fish", "lose_at"},
     Game.SEA_GOAT: COMMON_SETTINGS | _GOAT_SETTINGS | {"target", "reset_others"},
-    Game.POINTS: COMMON_SETTINGS | {"target", "players", "teams", "points_win"},
+    Game.POINTS: COMMON_SETTINGS | {"target", "players", "teams", "points_win", "games_per_tour"},
 }
 
 GAME_DEFAULTS: Final[dict[Game, dict[str, Any]]] = {
     Game.SPORTS: {"target": 200, "opening": 13, "teams": True, "standings": STANDINGS_METRICS[:5]},
     Game.GOAT: {"target": 200, "opening": 13, "teams": False, "standings": GOAT_STANDINGS_METRICS},
     Game.SEA_GOAT: {"target": 125, "opening": 25, "teams": True, "standings": SEA_GOAT_STANDINGS_METRICS},
-    Game.POINTS: {"target": 200, "opening": 13, "teams": False, "standings": STANDINGS_METRICS[:5]},
+    Game.POINTS: {"target": 200, "opening": 13, "teams": False, "standings": POINTS_STANDINGS_METRICS},
 }
 
 
@@ -226,7 +229,7 @@ class Regulations:
     zero_alone: int = 25  # a hand of 0-0 alone (the online rules: 10)
     six_alone: int = 50  # a hand of 6-6 alone
     move_timeout: MoveTimeout = MoveTimeout.WARNING
-    games_per_tour: int = 1
+    games_per_tour: int = 1  # Goat, Sea Goat and points: the games a table plays in a tour
     # 9.2 Sea Goat
     reset_others: bool = True
     # 9 points: who wins once a unit reaches the target
@@ -314,6 +317,19 @@ class Regulations:
     def is_goat(self) -> bool:
         """Goat or Sea Goat (RULES 9.1, 9.2): deals with a bazaar, 2 to 4 seats."""
         return self.game in (Game.GOAT, Game.SEA_GOAT)
+
+    @property
+    def scored_by_hand(self) -> bool:
+        """A points game (RULES 9.3): no tiles are dealt or played, the referee enters each deal's
+        points, so its tables are never played live."""
+        return self.game == Game.POINTS
+
+    @property
+    def plays_sittings(self) -> bool:
+        """Every game but sports (RULES 9): a table plays a sitting of ``games_per_tour`` games
+        (:class:`~scoring.engine.sitting.Sitting`) of 2 to ``players`` seats, each for himself or in
+        pairs (``teams``), and each player's result is summed over it."""
+        return self.game != Game.SPORTS
 
     def used(self, name: str) -> bool:
         """Whether setting ``name`` has an effect in the regulations' game (:data:`GAME_SETTINGS`)."""

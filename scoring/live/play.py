@@ -462,6 +462,13 @@ def start_tour(user, tour: Tour) -> Tour:
     return tour
 
 
+def _check_live(rules: engine.Regulations, *modes: str) -> None:
+    """A points game (RULES 9.3) has no tiles to play live: its tables are on the score sheet."""
+    if rules.scored_by_hand and any(mode and mode != PlayMode.SHEET for mode in modes):
+        raise ValidationError(_("A points game is recorded on the score sheet only: its tables cannot be played "
+                                "live."))
+
+
 def set_play_mode(user, table: Table, mode: str) -> Table:
     """The organiser or the chief referee changes how one table is played, before its tour
     starts ("" : as the tour says)."""
@@ -469,6 +476,7 @@ def set_play_mode(user, table: Table, mode: str) -> Table:
         raise PermissionDenied(_("Only the chief referee may change how a table is played."))
     if mode and mode not in PlayMode.values:
         raise ValidationError(_("Unknown way of playing %(mode)s.") % {"mode": mode})
+    _check_live(table.tour.tournament.rules, mode)
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("tour").get(pk=table.pk)
         if table.tour.started_at is not None:
@@ -488,6 +496,7 @@ def set_tour_play_mode(user, tour: Tour, mode: str, tables: Mapping[int, str] | 
     for value in (mode, *(v for v in tables.values() if v)):  # a table's "" is the tour's way
         if value not in PlayMode.values:
             raise ValidationError(_("Unknown way of playing %(mode)s.") % {"mode": value})
+    _check_live(tour.tournament.rules, mode, *tables.values())
     with transaction.atomic():
         tour = Tour.objects.select_for_update().select_related("tournament").get(pk=tour.pk)
         if tour.started_at is not None:

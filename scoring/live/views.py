@@ -53,6 +53,13 @@ FETCH = "fetch"
 # -- finding the table ----------------------------------------------------------------------------
 
 
+def _played_live(tournament) -> None:
+    """A points game's tables are never played live (:func:`scoring.live.play.set_play_mode`):
+    nothing here shows them."""
+    if tournament.rules.scored_by_hand:
+        raise Http404(_("A points game is recorded on the score sheet only: its tables cannot be played live."))
+
+
 def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Partition:
     """The partition at a table, for whoever sees its tour (a 404 for anyone else)."""
     partition = get_object_or_404(
@@ -65,6 +72,7 @@ def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Part
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no such table."))
+    _played_live(tour.tournament)
     return _caught_up(partition)
 
 
@@ -554,6 +562,7 @@ def _visible_tour(request: HttpRequest, slug: str, number: int) -> Tour:
     if not (permissions.can_see_tournament(request.user, tour.tournament)
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no tour %(number)s.") % {"number": number})
+    _played_live(tour.tournament)
     return tour
 
 
@@ -585,6 +594,7 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
 def _chief_tour(tournament, number: int) -> Tour:
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
     tour.tournament = tournament  # read once already
+    _played_live(tournament)
     return tour
 
 

@@ -128,7 +128,7 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
 def confirmation_state(partition: Partition) -> dict[str, Any]:
     """For the confirmation page: the current version, who must confirm, who did."""
     finished = partition.is_finished
-    needed = (required_seats(partition) if finished or partition.table.tour.tournament.plays_goat
+    needed = (required_seats(partition) if finished or partition.table.tour.tournament.plays_sittings
               else [1, 2, 3, 4, Confirmation.REFEREE])
     done = {c.seat: c for c in partition.confirmations.filter(version=partition.version).select_related("user")}
     return {"version": partition.version, "needed": needed, "done": done, "finished": finished,

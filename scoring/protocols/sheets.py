@@ -40,13 +40,14 @@ def partition_query():
 
 def required_seats(partition: Partition, game: engine.Partition | None = None) -> list[int]:
     """Who confirms a finished partition: the four players and the referee (seat 0); at a
-    no-show, the players of the absent pair cannot and do not. At a Goat table: every player
-    seated (2 to 4) and the referee; at a no-show, not those of the absent units."""
-    if partition.table.tour.tournament.plays_goat:
+    no-show, the players of the absent pair cannot and do not. At a table of Goat, Sea Goat or
+    points: every player seated (2 to 4) and the referee; at a Goat no-show, not those of the
+    absent units."""
+    if partition.table.tour.tournament.plays_sittings:
         seats = range(1, len(partition.table.players) + 1)
         if partition.reason != engine.GameReason.NO_SHOW:
             return [*seats, Confirmation.REFEREE]
-        sitting = services.engine_sitting(partition)
+        sitting = services.engine_sitting(partition)  # a no-show is recorded at Goat tables only
         away = _absent_seats(sitting)
         return [seat for seat in seats if seat not in away] + [Confirmation.REFEREE]
     if game is None:
@@ -133,9 +134,12 @@ def _signatures(partition: Partition, version: int, players: list[tuple[int, Any
 
 def partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
     """Everything a partition protocol shows, for ``version`` (default: the current one); a Goat
-    or Sea Goat table's is :func:`goat_partition_sheet`."""
+    or Sea Goat table's is :func:`goat_partition_sheet`, a points game's
+    :func:`points_partition_sheet`."""
     if partition.table.tour.tournament.plays_goat:
         return goat_partition_sheet(partition, version)
+    if partition.table.tour.tournament.plays_sittings:
+        return points_partition_sheet(partition, version)
     table = partition.table
     version, changes, head = _history(partition, version)
     # The current state is the row's own (a partition written without changes has no history); an
@@ -201,12 +205,9 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
     credited, the scores and memorised points after it) and its result (goats or winner, game
     points), the sitting's totals per player, the signatures of every player seated and the
     referee. All of it read from the engine's sitting (:func:`scoring.services.sitting_at`)."""
-    version, _changes, head = _history(partition, version)
-    sitting = services.sitting_at(partition, version)
-    regs = sitting.regulations
+    sitting, sheet = _sitting_sheet(partition, version)
+    regs, units = sitting.regulations, sheet["units"]
     players = partition.table.players
-    units = [{"unit": unit, "names": names, "label": unit if regs.teams else f"{unit}. {names[0]}"}
-             for unit, names in services.unit_names(partition.table, regs).items()]
 
     def seat_name(seat: int | None) -> str:
         return str(players[seat - 1]) if seat is not None and 0 < seat <= len(players) else ""
@@ -236,6 +237,45 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
             "penalties": [{"after_deal": p.after_deal, "seat": p.seat, "name": seat_name(p.seat), "code": str(p.code),
                            "unit": p.unit, "points": p.points} for p in game.penalties],
         })
+    return {**sheet, "goat": True, "template": "protocols/goat_partition_sheet.html",
+            "sea_goat": regs.game == engine.Game.SEA_GOAT, "games": games,
+            "deals": [d for g in games for d in g["deals"]]}
+
+
+def points_partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """Everything the protocol of a table of a points game (RULES 9.3) shows, for ``version``:
+    each game of the sitting with the points each unit scored in each deal and the scores after
+    it, its winner; the sitting's totals per player (games won, points) and the signatures. All
+    of it read from the engine's sitting (:func:`scoring.services.sitting_at`)."""
+    sitting, sheet = _sitting_sheet(partition, version)
+    units = sheet["units"]
+    games: list[dict[str, Any]] = []
+    for number, game in enumerate(sitting.games, 1):
+        if not game.events and number > 1:
+            continue  # the next game, not begun
+        decision = game.decision
+        deals = [{"n": d.n, "cells": list(zip(d.points, d.scores))} for d in game.deals]
+        games.append({
+            "number": number, "deals": deals, "over": decision is not None,
+            "reason_label": labels.GAME_REASONS.get(decision.reason, decision.reason) if decision else "",
+            "results": [{"unit": u, "score": score, "winner": decision is not None and decision.winner == u["unit"]}
+                        for u, score in zip(units, game.scores)],
+        })
+    return {**sheet, "points": True, "template": "protocols/points_partition_sheet.html", "games": games,
+            "deals": [d for g in games for d in g["deals"]]}
+
+
+def _sitting_sheet(partition: Partition, version: int | None) -> tuple[engine.Sitting[Any], dict[str, Any]]:
+    """The engine's sitting of a table of Goat, Sea Goat or points at ``version``, and what its
+    protocol shows besides the games: the head, the units (a seat and its player, or a pair),
+    each player's totals over the sitting, the signatures of every player seated and the
+    referee."""
+    version, _changes, head = _history(partition, version)
+    sitting = services.sitting_at(partition, version)
+    regs = sitting.regulations
+    players = partition.table.players
+    units = [{"unit": unit, "names": names, "label": unit if regs.teams else f"{unit}. {names[0]}"}
+             for unit, names in services.unit_names(partition.table, regs).items()]
     totals = sitting.totals()
     standing = [{"seat": seat, "player": player, "unit": totals.units[engine.unit_index(seat, regs)],
                  "game_points": totals.game_points[engine.unit_index(seat, regs)],
@@ -248,11 +288,9 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
     signatures, confirmations = _signatures(
         partition, version, [(seat, player, engine.units_of(regs)[engine.unit_index(seat, regs)] if regs.teams else "")
                              for seat, player in enumerate(players, 1)], needed)
-    return {
-        **head, "goat": True, "template": "protocols/goat_partition_sheet.html", "regulations": regs,
-        "sea_goat": regs.game == engine.Game.SEA_GOAT, "seats": list(enumerate(players, 1)), "units": units,
-        "games": games, "standing": standing, "deals": [d for g in games for d in g["deals"]],
-        "in_progress": not finished and sitting.deals > 0, "finished": finished,
+    return sitting, {
+        **head, "sitting": True, "regulations": regs, "seats": list(enumerate(players, 1)), "units": units,
+        "standing": standing, "in_progress": not finished and sitting.deals > 0, "finished": finished,
         "signatures": signatures, "confirmed": finished and all(s in confirmations for s in needed),
         "confirmations": confirmations,
     }
@@ -267,8 +305,8 @@ def partition_snapshot(partition: Partition, version: int, seats: list[int]) -> 
 
 
 def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
-    if sheet.get("goat"):
-        return _goat_summary(sheet)
+    if sheet.get("sitting"):
+        return _sitting_summary(sheet)
     table, decision = sheet["table"], sheet["decision"]
     return {
         "tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "table": table.number,
@@ -284,8 +322,9 @@ def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _goat_summary(sheet: dict[str, Any]) -> dict[str, Any]:
-    """What a Goat table's protocol certifies: each player's game points, goats and score."""
+def _sitting_summary(sheet: dict[str, Any]) -> dict[str, Any]:
+    """What the protocol of a table of Goat, Sea Goat or points certifies: each player's game
+    points, goats, score and games won."""
     return {
         "tournament": sheet["tournament"].name, "tour": sheet["tour"].number, "table": sheet["table"].number,
         "version": sheet["version"], "finished": sheet["finished"], "confirmed": sheet["confirmed"],
@@ -330,7 +369,7 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
     for p in partitions:
         table = p.table
         rows.append({"table": table, "partition": p, "pair_a": table.pair_a, "pair_b": table.pair_b,
-                     # A Goat table: its players, and what each took once the sitting is over.
+                     # A table of sittings: its players, and what each took once the sitting is over.
                      "players": [{"seat": seat, "player": player, "result": results.get(p.pk, {}).get(seat)}
                                  for seat, player in enumerate(table.players, 1)],
                      "winner": p.winner, "reason": labels.REASONS_SHORT.get(p.reason, p.reason) if p.reason else "",
@@ -338,7 +377,8 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
                      "penalties": (p.penalties_a, p.penalties_b), "referee": person_name(table.referee),
                      "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
     return {
-        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "goat": tournament.plays_goat,
+        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "sittings": tournament.plays_sittings,
+        "points": tournament.rules.game == engine.Game.POINTS,
         "finished": sum(1 for r in rows if r["partition"].is_finished), "total": len(rows),
         "byes": list(Bye.objects.filter(tour=tour).select_related("pair__first", "pair__second")),
         "sit_outs": list(SitOut.objects.filter(tour=tour).select_related("player")),

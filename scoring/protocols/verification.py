@@ -149,7 +149,12 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
     if document.kind == ProtocolDocument.Kind.PARTITION:
         lines.append((_("Tour and table"), _("tour %(tour)s, table %(table)s") % {"tour": s.get("tour"),
                                                                                   "table": s.get("table")}))
-        if "players" in s:  # a Goat table (sheets._goat_summary): what each player took
+        if "players" in s and s.get("game") == "points":  # a points game (sheets._sitting_summary)
+            lines += [(_("seat %(seat)s") % {"seat": p["seat"]},
+                       _("%(name)s: %(won)s games won, %(score)s points") % {
+                           "name": p["name"], "won": p["games_won"], "score": p["score"]})
+                      for p in s["players"]]
+        elif "players" in s:  # a Goat table (sheets._sitting_summary): what each player took
             lines += [(_("seat %(seat)s") % {"seat": p["seat"]},
                        _("%(name)s: %(points)s game points, %(goats)s goats, score %(score)s") % {
                            "name": p["name"], "points": p["game_points"], "goats": p["goats"], "score": p["score"]})

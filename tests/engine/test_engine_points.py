@@ -3,7 +3,7 @@ highest or the lowest score wins. Worked out by hand."""
 
 import pytest
 
-from scoring.engine import PointsGame, Regulations, RulesError, score_protocol
+from scoring.engine import PointsGame, PointsSitting, Regulations, RulesError, score_protocol
 
 
 def regs(**settings):
@@ -103,3 +103,41 @@ def test_a_deal_after_the_end_is_refused():
     with pytest.raises(RulesError, match="unknown key 'first_leader' for the game points"):
         score_protocol({"format": "domino-protocol/1", "regulations": {"game": "points"}, "first_leader": 1,
                         "deals": []})
+
+
+def test_a_sitting_of_points_games_and_its_totals():
+    # Two games of 3 players to 50, lowest wins: game 1 ends at 60 (10, 60, 20): seat 1 wins;
+    # game 2 at 55 (55, 5, 30) then: seat 2 wins.
+    sitting = PointsSitting(regs(players=3, target=50, points_win="lowest", games_per_tour=2))
+    sitting.record_deal({"1": 10, "2": 60, "3": 20})
+    assert len(sitting.games) == 2 and not sitting.is_over
+    sitting.record_deal({"1": 40, "2": 5, "3": 30})
+    sitting.record_deal({"1": 15, "2": 0, "3": 0})
+    assert sitting.is_over and sitting.deals == 3
+    totals = sitting.totals()
+    assert totals.units == ("1", "2", "3")
+    assert (totals.games_won, totals.game_points, totals.scores, totals.goats) == (
+        (1, 1, 0), (1, 1, 0), (10 + 55, 60 + 5, 20 + 30), (0, 0, 0))
+    with pytest.raises(RulesError, match="all 2 games of the sitting are played"):
+        sitting.record_deal({"1": 0, "2": 0, "3": 0})
+    again = PointsSitting.from_dict(sitting.to_dict())
+    assert again.to_dict() == sitting.to_dict() and again.totals() == totals
+
+
+def test_a_sitting_plays_points_only():
+    with pytest.raises(RulesError, match="the regulations' game is goat, not points"):
+        PointsSitting(Regulations(game="goat"))
+
+
+def test_a_penalty_in_a_points_sitting_may_end_its_game():
+    # Two games of 2 players to 50, highest wins, penalty 10: 40:45, then seat 2's penalty is
+    # credited to seat 1: 50:45, seat 1 alone at the target wins game 1, and game 2 begins.
+    sitting = PointsSitting(regs(players=2, target=50, games_per_tour=2, penalty_points=10))
+    sitting.record_deal({"1": 40, "2": 45})
+    penalty = sitting.write_penalty(2, "conduct")
+    assert (penalty.unit, penalty.points, penalty.scores) == ("2", 10, (50, 45))
+    assert len(sitting.games) == 2 and sitting.games[0].decision.winner == "1"
+    # In game 2 (lowest would charge, highest credits): seat 1's penalty gives seat 2 10.
+    sitting.write_penalty(1, "signs")
+    assert sitting.game.scores == (0, 10) and not sitting.is_over
+    assert sitting.totals().games_won == (1, 0)

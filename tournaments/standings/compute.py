@@ -5,7 +5,7 @@ from the list of meetings.
 "After tour N" counts the finished partitions of tours 1..N: the standings as they stood then.
 Without a tour, every finished partition counts: the live standings during a tour.
 
-Goat and Sea Goat (RULES 9.1, 9.2) sum the players' :class:`~scoring.models.SeatResult` rows of
+Goat, Sea Goat and points (RULES 9) sum the players' :class:`~scoring.models.SeatResult` rows of
 the finished partitions instead (a pair's: its player in seat 1 or 2; partners get the same).
 """
 
@@ -82,11 +82,11 @@ def pair_standings(tournament: Tournament, after_tour: int | None = None) -> lis
     """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
     pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
     rows = {pk: Row(pk) for pk in pairs}
-    if tournament.plays_goat:
+    if tournament.plays_sittings:
         results = _seat_results(tournament, after_tour)
         _seat_sums(results.filter(seat=1), rows, "partition__table__pair_a")
         _seat_sums(results.filter(seat=2), rows, "partition__table__pair_b")
-        return rank(rows, tournament.rules.standings, pairs, metrics_of(tournament.rules.game))
+        return rank(rows, tournament.rules.standings, pairs, metrics_of(tournament.rules))
     partitions = _finished(tournament, after_tour)
     _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"})
     for a, b, winner in partitions.values_list("table__pair_a", "table__pair_b", "winner"):
@@ -102,9 +102,9 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
     """Standings of players: each gets his pair's partition results (RULES 8)."""
     players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     rows = {pk: Row(pk) for pk in players}
-    if tournament.plays_goat:
+    if tournament.plays_sittings:
         _seat_sums(_seat_results(tournament, after_tour), rows, "player")
-        return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules.game))
+        return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules))
     partitions = _finished(tournament, after_tour)
     seat_of = {seat: f"table__{field}" for seat, field in zip(engine.SEATS, Table.SEAT_FIELDS)}
     _sums(partitions, rows, {seat_of[seat]: pair.lower() for pair in engine.Pair for seat in engine.seats_of(pair)})

@@ -11,6 +11,8 @@ from typing import ClassVar, Iterable
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import Game, PointsWin, Regulations
+
 
 @dataclass
 class Row:
@@ -130,7 +132,7 @@ class TotalScore(Metric):
 
 
 class GamesWon(Metric):
-    """Sea Goat: the games won (RULES 9.2)."""
+    """Sea Goat and points: the games won (RULES 9.2, 9.3)."""
 
     key, name = "games_won", _("Games won")
     attribute = "games_won"
@@ -143,16 +145,35 @@ class PointsWon(Metric):
     attribute = "score"
 
 
+class PointsScored(Metric):
+    """Points game: the points scored in all the games, the higher first (``points_win``
+    highest, RULES 9.3)."""
+
+    key, name = "points_scored", _("Points scored")
+    attribute = "score"
+
+
+class PointsScoredLowFirst(PointsScored):
+    """Points game won by the lowest score (``points_win`` lowest): the lower first."""
+
+    higher_is_better = False
+
+
 METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
                                                    Penalties(), Buchholz(), HeadToHead())}
-#: The metrics of Goat and Sea Goat, in their default order (the regulations' ``standings``).
+#: The metrics of Goat, Sea Goat and points, in their default order (the regulations' ``standings``).
 GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamePoints(), Goats(), TotalScore())}
 SEA_GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsWon())}
+POINTS_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScored())}
+POINTS_LOWEST_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScoredLowFirst())}
 
 
-def metrics_of(game: str) -> dict[str, Metric]:
-    """The metrics of a game's standings (the regulations' ``game``)."""
-    return {"goat": GOAT_METRICS, "sea_goat": SEA_GOAT_METRICS}.get(game, METRICS)
+def metrics_of(rules: Regulations) -> dict[str, Metric]:
+    """The metrics of the standings of a game (the regulations' ``game``; points: the order of
+    ``points_win``)."""
+    if rules.game == Game.POINTS:
+        return POINTS_LOWEST_METRICS if rules.points_win == PointsWin.LOWEST else POINTS_METRICS
+    return {Game.GOAT: GOAT_METRICS, Game.SEA_GOAT: SEA_GOAT_METRICS}.get(rules.game, METRICS)
 
 
 def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None,

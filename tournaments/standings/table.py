@@ -58,7 +58,7 @@ CSV_NUMBERS = ("played", "wins", "losses", "byes", "points_for", "points_against
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-#: The counts of Goat and Sea Goat standings: their games are counted by the metrics.
+#: The counts of the standings of Goat, Sea Goat and points: their games are counted by the metrics.
 GOAT_COUNTS = (("played", _("Played"), True),)
 
 
@@ -66,9 +66,9 @@ def columns(tournament: Tournament) -> list[Column]:
     """The metrics in the tournament's precedence, then the counts, then the other metrics (all
     of the tournament's game, :func:`metrics_of`)."""
     precedence = list(tournament.rules.standings)
-    metrics = metrics_of(tournament.rules.game)
+    metrics = metrics_of(tournament.rules)
     ordered = [Column(key, metrics[key].name, n) for n, key in enumerate(precedence, 1)]
-    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.plays_goat
+    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.plays_sittings
                                                                           else COUNTS) if key not in precedence]
     shown = {c.key for c in ordered + counts}
     return ordered + counts + [Column(key, m.name) for key, m in metrics.items() if key not in shown]
@@ -148,8 +148,8 @@ class StandingsTable:
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
                    else [gettext("Player"), gettext("Club")])
-        if self.tournament.plays_goat:
-            # Goat and Sea Goat: the game's own numbers, in the order of the columns.
+        if self.tournament.plays_sittings:
+            # Goat, Sea Goat and points: the game's own numbers, in the order of the columns.
             numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
             writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns)])
         else:
