@@ -21,6 +21,7 @@ from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 from . import goat_rules as gr
 from . import rules
 from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
+from .annulment import Annulments
 from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
 from .partition import ViolationRecord
 from .regulations import Game, MoveTimeout, Regulations
@@ -570,7 +571,7 @@ class _State:
     repeats: dict[tuple[str, ViolationCode], int] = field(default_factory=dict)  # counted, by rules.repeat_key
 
 
-class GoatGame:
+class GoatGame(Annulments):
     """One game of Goat or Sea Goat at one table (RULES 9.1, 9.2).
 
     Deals are played move by move (:meth:`start_deal`, then :meth:`draw`, :meth:`play`,
@@ -1090,23 +1091,6 @@ class GoatGame:
         that followed from it is withdrawn, and the game is replayed so that the next violation
         of the kind is again a first one; nothing else changes."""
         self._event({"type": "annul", "violation": violation_id, "reason": reason})
-
-    def _on_annul(self, event: Mapping[str, Any]) -> None:
-        vid, reason = event.get("violation"), event.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
-            raise PartitionError(gettext_noop("an annulment needs a reason"))
-        if self._replaying:
-            return
-        if not (type(vid) is int and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
-            raise PartitionError(gettext_noop("no violation %(id)s to annul"), id=repr(vid))
-        if vid in self._annulled:
-            raise PartitionError(gettext_noop("violation %(id)s is already annulled"), id=vid)
-        self._annulled[vid] = reason
-        try:
-            self._replay()
-        except RulesError:
-            del self._annulled[vid]
-            raise
 
     def _replay(self) -> None:
         """Apply every event again from the start (after an annulment); the deal being played stays."""

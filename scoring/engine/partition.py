@@ -27,6 +27,7 @@ from typing import Any, Callable, Final, Mapping, Sequence
 
 from . import rules
 from .deal import Deal, DealOutcome, check_seconds, is_seat, pair_of
+from .annulment import Annulments
 from .errors import PartitionError, RulesError, gettext_noop
 from .regulations import FishTie, Format, NextLead, Regulations, RepeatScope
 from .tiles import Tile, TileIndex, TileMask
@@ -167,7 +168,7 @@ def _fish_seat_needed() -> PartitionError:
         "fish needs the seat that placed the fishing tile when the next deal is led by the winner"))
 
 
-class Partition:
+class Partition(Annulments):
     """One partition between pair A (seats 1, 3) and pair B (seats 2, 4).
 
     >>> p = Partition(first_leader=1)
@@ -692,24 +693,6 @@ class Partition:
         """The referee annuls a violation as justified; a penalty that followed from it is
         withdrawn and the next violation of the same kind is again a first one (RULES 6)."""
         self._event({"type": "annul", "violation": violation_id, "reason": reason})
-
-    def _on_annul(self, event: dict[str, Any]) -> None:
-        vid, reason = event.get("violation"), event.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
-            raise PartitionError(gettext_noop("an annulment needs a reason"))
-        if self._replaying:
-            return
-        if not (type(vid) is int and 0 <= vid < self._index and self.events[vid]["type"] == "violation"):
-            raise PartitionError(gettext_noop("no violation %(id)s to annul"), id=repr(vid))
-        if vid in self._annulled:
-            raise PartitionError(gettext_noop("violation %(id)s is already annulled"), id=vid)
-        self._annulled[vid] = reason
-        try:
-            self._replay()
-        except RulesError:
-            del self._annulled[vid]
-            self._replay()
-            raise
 
     def expire_time(self, during_deal: bool) -> None:
         """The partition's clock ran out, during a deal (it is the last) or between deals (one
