@@ -112,7 +112,7 @@ def doc(**changes):
                  "moves": [{"seat": 1, "tile": "1-1"}, {"seat": 2, "draw": ["0-0"], "tile": "0-1"}]}]},
      "deal 1, move 2, draw 1: seat 2 draws holding a playable tile"),
     ({"timeout": {"deal": 2, "seat": 1}}, "timeout: a lapse of the move clock ends the game only with move_timeout"),
-    ({"violations": []}, "unknown key 'violations' for the game sea_goat"),
+    ({"violations": [{"deal": 1, "seat": 5, "code": "conduct"}]}, "violation 1: seat must be 1 to 4, got 5"),
     ({"pairs": {"A": ["Иванов", "Петров"]}}, "pairs: must give the names of each of A, B"),
     ({"penalties": [{"after_deal": 1, "seat": 5, "code": "signs"}]}, "penalty 1: seat must be 1 to 4, got 5"),
     ({"regulations": {"game": "sea_goat", "players": 3}}, "regulations.teams: two pairs need 4 players"),
