@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,8 +35,11 @@ from . import engine, labels, services
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
-from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm,
+from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm, StampedForm,
                           GoatDealForm, GoatViolationAnnulForm, ImportForm, PointsDealForm)
+
+#: A form of a sheet.
+F = TypeVar("F", bound=StampedForm)
 
 CONFLICT = gettext_lazy("Someone else recorded at this table meanwhile: nothing of yours was saved. This is the sheet as it "
              "is now: check it and record again.")
@@ -190,6 +193,16 @@ def _forms(bound: Any = None) -> dict[str, Any]:
     return forms
 
 
+def _bound(request, forms: Mapping[str, type[F]]) -> F | None:
+    """The form a sheet's POST names by its ``action``, bound to the posted data (None on a GET)."""
+    if request.method != "POST":
+        return None
+    form_class = forms.get(request.POST.get("action", ""))
+    if form_class is None:
+        raise Http404(_("There is no such action."))
+    return form_class(request.POST)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def sheet(request, slug: str, number: int, table: int):
@@ -201,12 +214,8 @@ def sheet(request, slug: str, number: int, table: int):
         return goat_sheet(request, partition)
     if partition.table.tour.tournament.plays_sittings:
         return points_sheet(request, partition)
-    bound = None
-    if request.method == "POST":
-        form_class = SHEET_FORMS.get(request.POST.get("action", ""))
-        if form_class is None:
-            raise Http404(_("There is no such action."))
-        bound = form_class(request.POST)
+    bound = _bound(request, SHEET_FORMS)
+    if bound is not None:
         if bound.is_valid():
             action, data = bound.recording
             written = _submit(request, bound, lambda: services.record(
@@ -236,12 +245,8 @@ def goat_sheet(request, partition: Partition):
     next deal (:func:`scoring.services.record_goat_deal`); folded below, a penalty and the table's
     time running out (:func:`scoring.services.record_goat`); the chief referee's links to correct
     a deal and his annulment of a penalty (:func:`scoring.services.annul_goat_penalty`)."""
-    bound = None
-    if request.method == "POST":
-        form_class = GOAT_SHEET_FORMS.get(request.POST.get("action", ""))
-        if form_class is None:
-            raise Http404(_("There is no such action."))
-        bound = form_class(request.POST)
+    bound = _bound(request, GOAT_SHEET_FORMS)
+    if bound is not None:
         if bound.is_valid():
             written = _submit(request, bound, _goat_write(request, partition, bound),
                               done=lambda p: _goat_recorded(p, bound), back=_sheet_url(partition))

@@ -30,3 +30,10 @@ def hand_value(form, seat):
     """The hand value of ``seat`` on a Goat deal form (its field ``value_1`` ...), as typed or
     as initially given."""
     return form[f"value_{seat}"].value()
+
+
+@register.filter
+def posted(form, field):
+    """What a bound ``form`` posted for ``field`` ("" for a form not posted): an open annulment
+    form is the one whose posting was refused."""
+    return form.data.get(field, "") if form is not None and form.is_bound else ""
