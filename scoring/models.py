@@ -177,6 +177,10 @@ class LiveTable(models.Model):
     # No-show: seats checked in, and the deadline (the tour's start plus no_show_minutes).
     present = models.JSONField(default=list)
     no_show_deadline = models.DateTimeField(_("no-show deadline"), null=True, blank=True)
+    # A fault: the table's clocks could not be recorded (scoring.pipeline); the sweep leaves it
+    # alone and the chief referee sees it until a change of the table clears it.
+    fault = models.CharField(_("fault"), max_length=500, blank=True)
+    fault_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

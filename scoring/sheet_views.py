@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import permissions
 from tournaments.models import Player, Table, Tour
 
-from . import engine, labels, services
+from . import engine, labels, services, storage
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .models import Partition
@@ -55,7 +55,7 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     ``back`` shows the page as it now is. Refused: ``None``, the service's messages on the form."""
     try:
         partition = write()
-    except services.Conflict:
+    except storage.Conflict:
         messages.error(request, CONFLICT)
         return redirect(back)
     except ValidationError as error:

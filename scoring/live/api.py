@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring import pipeline
 from scoring.api import client_address
 from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
@@ -168,15 +169,15 @@ class LiveTableViewSet(ApiViewSet):
     def _answer(self, pk: int, partition: Partition | None = None) -> Response:
         """The table as the caller sees it. After a write, from the partition the service returns:
         its rows and engine state as the write left them, not read and rebuilt a second time."""
-        if partition is None:
+        if partition is None:  # a read: the table's clocks are caught up first
             self.kwargs["pk"] = pk
-            partition = self.get_object()
+            partition = pipeline.caught_up(self.get_object())
         seats = play.seats_held(partition.pk, self._token())
         referee = permissions.can_referee(self.request.user, partition.table)
         return Response(table_state(partition, seats=seats, referee=referee))
 
     def handle_exception(self, exc):
-        if isinstance(exc, play.StaleTurn):
+        if isinstance(exc, pipeline.StaleTurn):
             return Response({"detail": exc.messages[0], "turn": exc.turn}, status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 

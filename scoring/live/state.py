@@ -9,8 +9,8 @@ from collections.abc import Collection
 from typing import Any
 
 from scoring import engine
-from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition, engine_sitting, result_summary
+from scoring.models import LiveTable, Partition, result_summary
+from scoring.storage import engine_partition, engine_sitting
 from tournaments.models import Player, Table
 
 from . import clock

@@ -9,7 +9,7 @@ frame around one fragment: the script (static/js/live.js) fetches the fragment a
 table changes and posts the forms in it; without the script the forms post and redirect, and
 the pages that only watch reload themselves.
 
-Every request of a page catches the table's clocks up first (:func:`scoring.live.play.expire`):
+Every request of a page catches the table's clocks up first (:func:`scoring.pipeline.expire`):
 a clock that ran out is on the page even when no worker recorded it yet.
 """
 
@@ -30,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import engine, labels, services
+from scoring import engine, labels, pipeline, services, storage
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
 from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
@@ -73,20 +73,11 @@ def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Part
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no such table."))
     _played_live(tour.tournament)
-    return _caught_up(partition)
+    return pipeline.caught_up(partition)
 
 
 def _live(partition: Partition) -> LiveTable | None:
     return getattr(partition, "live", None)
-
-
-def _caught_up(partition: Partition) -> Partition:
-    """The partition after its clocks that ran out are recorded (idempotent; a table another
-    request holds is left to it)."""
-    if hall.overdue(partition):
-        if play.expire(partition.pk, by="request", skip_locked=True):
-            partition.refresh_from_db()  # its live row too (a cached reverse relation is dropped)
-    return partition
 
 
 def _address(request: HttpRequest) -> str | None:
@@ -236,7 +227,7 @@ def _act(request: HttpRequest, write: Callable[[], Any], back: str,
         write()
     except (ValidationError, PermissionDenied) as refusal:
         error = " ".join(refusal.messages) if isinstance(refusal, ValidationError) else str(refusal)
-    except services.Conflict as conflict:
+    except storage.Conflict as conflict:
         error = str(conflict)
     if request.headers.get("X-Requested-With") == FETCH:
         return fragment(error, 400 if error else 200)
@@ -587,6 +578,7 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
         "calls": [row for row in paused if row.pause_reason == LiveTable.Pause.CALL],
         "disputes": [row for row in paused if row.pause_reason != LiveTable.Pause.CALL],
         "timeouts": hall.recent_timeouts(rows, now), "no_shows": [row for row in rows if row.no_show],
+        "faults": [row for row in rows if row.live is not None and row.live.fault],
         "recent_minutes": int(hall.RECENT_TIMEOUTS.total_seconds() // 60),
     }
 

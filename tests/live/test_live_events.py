@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from django.db.models.functions import Now
 from django.test import AsyncClient, Client
 
-from scoring import services
+from scoring import services, storage
 from scoring.live import events, stream as live
 from scoring.live.tasks import purge_events
 from scoring.models import LiveEvent, Partition, result_summary
@@ -101,7 +101,7 @@ def test_a_refused_change_leaves_no_event_and_no_number(s):
         services.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 100, "B": 90}})
     with pytest.raises(PermissionDenied):
         services.record(s["other"], s["p1"].pk, "deal", LEVEL_FISH)
-    with pytest.raises(services.Conflict):
+    with pytest.raises(storage.Conflict):
         services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH, version=0)
     assert list(LiveEvent.objects.values_list("number", flat=True)) == [1]
     assert events.last_number(s["t"].pk) == 1
