@@ -8,7 +8,9 @@ kilobyte) or hold a compressed stream that inflates to gigabytes. Two defences:
   and refuses a file whose declarations its own length cannot hold;
 - the parsing and validation run in a child process (:func:`main`, started by
   :func:`scoring.protocols.signing.inspect_signatures` as ``python -I pdfcheck.py``) that lowers
-  its own CPU and memory limits before it imports pyHanko; the parent kills it past its wall time.
+  its own CPU and memory limits before it imports pyHanko, and decodes at most
+  :data:`DECODED_PER_FILE` of streams (pyHanko's decode limits: a flate bomb stops there); the
+  parent kills it past its wall time.
 
 This module imports nothing from Django or the project, so that the child starts in a fraction
 of a second. The child validates each signature with the signature's own certificate as the only
@@ -31,8 +33,13 @@ MAX_OBJECTS = 100_000
 BYTES_PER_OBJECT = 8
 #: Past this many bytes per entry a cross-reference stream's field widths (/W) are nonsense.
 MAX_XREF_WIDTH = 8
-#: A child's exit status when it ran out of memory.
-EXIT_MEMORY = 3
+#: The most bytes the child decodes from a file's streams (xref and object streams, certificates),
+#: at least; or this many times the file's size. The system's documents decode to a few times
+#: their size; pyHanko's own default is 256 MiB, as much as the child's memory.
+DECODED_PER_FILE = 32 * 1024 * 1024
+DECODED_RATIO = 20
+#: A child's exit status when it ran out of memory or decoding past its limits.
+EXIT_LIMITS = 3
 
 _NUMBER = rb"(\d{1,20})"
 _SIZE_RE = re.compile(rb"/(?:Size|Count|N)\s+" + _NUMBER)
@@ -92,6 +99,8 @@ def inspect(pdf: bytes) -> dict:
     time, and the verdicts of pyHanko validating it against its own certificate."""
     import io
 
+    from pyhanko.pdf_utils.decode_limits import DecodeLimits, DocumentDecodeBudget
+    from pyhanko.pdf_utils.misc import PdfDecodeLimitError
     from pyhanko.pdf_utils.reader import PdfFileReader
     from pyhanko.sign.general import SigningError
     from pyhanko.sign.validation import validate_pdf_signature
@@ -100,9 +109,10 @@ def inspect(pdf: bytes) -> dict:
     from pyhanko_certvalidator import ValidationContext
 
     try:
-        reader = PdfFileReader(io.BytesIO(pdf), strict=False)
+        limits = DecodeLimits(document_budget=DocumentDecodeBudget(DECODED_PER_FILE, DECODED_RATIO))
+        reader = PdfFileReader(io.BytesIO(pdf), strict=False, decode_limits=limits)
         certificates = [(sig, sig.signer_cert) for sig in reader.embedded_signatures]
-    except MemoryError:
+    except (MemoryError, PdfDecodeLimitError):
         raise
     except Exception as error:  # noqa: BLE001 - any damage makes the file unreadable to us
         return {"readable": False, "error": str(error)[:300], "signatures": []}
@@ -122,7 +132,7 @@ def inspect(pdf: bytes) -> dict:
                 key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False))
             found.update(intact=status.intact, valid=status.valid, trusted=status.trusted,
                          covers_whole_file=status.coverage == SignatureCoverageLevel.ENTIRE_FILE)
-        except MemoryError:
+        except (MemoryError, PdfDecodeLimitError):
             raise
         except (SigningError, ValueError, KeyError, TypeError) as error:
             found["problems"].append(str(error)[:300])
@@ -136,10 +146,12 @@ def main() -> None:
     """The child: ``pdfcheck.py CPU_SECONDS MEMORY_BYTES``, the PDF on standard input, the
     report as JSON on standard output."""
     _limit(int(sys.argv[1]), int(sys.argv[2]))
+    from pyhanko.pdf_utils.misc import PdfDecodeLimitError
+
     try:
         report = inspect(sys.stdin.buffer.read())
-    except MemoryError:
-        sys.exit(EXIT_MEMORY)
+    except (MemoryError, PdfDecodeLimitError):
+        sys.exit(EXIT_LIMITS)
     json.dump(report, sys.stdout)
 
 
