@@ -92,6 +92,8 @@ def test_a_small_file_declaring_a_million_objects_is_refused_before_parsing(clie
         protocols.verify_pdf(data)
     page = verify_page(client, data)
     assert page.status_code == 422 and REFUSED in page.content.decode() and page.context["result"] is None
+    russian = client.post("/verify/", {"file": SimpleUploadedFile("p.pdf", data)}, REMOTE_ADDR="203.0.113.5")
+    assert "Этот файл не удалось проверить: он слишком велик или повреждён." in russian.content.decode()
     assert started == []
 
 
