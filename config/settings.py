@@ -317,8 +317,18 @@ JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
 # limit up to this (tournaments.web.uploads.upload_limit); a request body over its page's limit is a 413
 # before it is read. Other requests: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the
-# whole body.
-UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 20 * 1024 * 1024)
+# whole body. The default is the largest document the system issues with a wide margin: the tour
+# protocol of 512 tables (1,024 pairs) weighs 507 KiB (README, Protocols; bench/protocols.py --sizes).
+UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 2 * 1024 * 1024)
+# Verifying an uploaded PDF (scoring.protocols.pdfcheck): its signatures are read in a child
+# process limited to this CPU time, address space and wall time; at most VERIFY_CONCURRENCY
+# children at once in each web process (a further upload waits up to VERIFY_SECONDS for one);
+# at most VERIFY_PER_ADDRESS_PER_MINUTE files from one address a minute (counted in the database).
+VERIFY_CPU_SECONDS = env_int("VERIFY_CPU_SECONDS", 5)
+VERIFY_MEMORY_MB = env_int("VERIFY_MEMORY_MB", 256)
+VERIFY_SECONDS = env_int("VERIFY_SECONDS", 10)
+VERIFY_CONCURRENCY = env_int("VERIFY_CONCURRENCY", 2)
+VERIFY_PER_ADDRESS_PER_MINUTE = env_int("VERIFY_PER_ADDRESS_PER_MINUTE", 10)
 # A CSV file of pairs: its size and its lines of pairs. The import holds the tournament's row
 # lock while it registers them, some 12 ms a pair on PostgreSQL: 1,000 pairs take 12 s.
 CSV_IMPORT_MAX_SIZE = env_int("CSV_IMPORT_MAX_SIZE", 1024 * 1024)

@@ -375,6 +375,20 @@ class ProtocolDocument(models.Model):
         return f"{self.get_kind_display()} {self.code}"
 
 
+class VerificationCount(models.Model):
+    """PDFs sent to the verification page from one address in one minute, at most
+    ``VERIFY_PER_ADDRESS_PER_MINUTE``: counted in the database, so every process counts the same
+    (scoring.protocols.verification)."""
+
+    address = models.CharField(max_length=64)
+    minute = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["address", "minute"], name="verification_count_once")]
+        indexes = [models.Index(fields=["minute"])]  # the purge of past minutes
+
+
 class ProtocolBatch(models.Model):
     """The protocols of a whole tour, made by Celery tasks (one per table) and put in a ZIP."""
 
