@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_seat_results'),
+        ('scoring', '0007_verification_count'),
     ]
 
     operations = [
