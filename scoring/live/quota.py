@@ -68,7 +68,9 @@ class Ticket:
         key = KEY.format(address=self.address)
         try:
             with _redis(settings.REDIS_URL).pipeline() as pipe:
-                pipe.zadd(key, {self.member: time.time()}).expire(key, int(STALE_SECONDS)).execute()
+                pipe.zadd(key, {self.member: time.time()})
+                pipe.expire(key, int(STALE_SECONDS))
+                pipe.execute()
         except redis.RedisError as error:
             logger.warning("live streams: cannot refresh an open stream in Redis (%s)", error)
 

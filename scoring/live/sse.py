@@ -109,6 +109,7 @@ async def live_events(request: HttpRequest, slug: str) -> HttpResponseBase:
         detail = " ".join(f"{name}: {message}" for name, messages in errors.items() for message in messages)
         return JsonResponse(error_body(detail, errors), status=400, json_dumps_params={"ensure_ascii": False})
     ticket = await quota.take_async(client_address(request))
+    response: HttpResponseBase
     if ticket is None:
         detail = _("Too many live streams are open from your address; close some or try again later.")
         response = JsonResponse(error_body(detail), status=429, json_dumps_params={"ensure_ascii": False})
