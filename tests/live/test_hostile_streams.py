@@ -319,6 +319,11 @@ def test_with_redis_the_count_is_shared_and_a_dead_process_streams_go_stale(s, s
         ticket = quota.take("127.0.0.1")
         assert ticket is not None and quota.take("127.0.0.1") is not None
         assert quota.take("127.0.0.1") is None
+        client.zadd(prefix + "127.0.0.1", {ticket.member: old})  # not heard of for long: stale
+        ticket.refresh()  # a stream still open says so: counted again
+        assert client.zscore(prefix + "127.0.0.1", ticket.member) > old + quota.STALE_SECONDS
+        ticket.release()
+        assert client.zscore(prefix + "127.0.0.1", ticket.member) is None
     finally:
         for key in client.scan_iter(prefix + "*"):
             client.delete(key)
