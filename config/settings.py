@@ -301,6 +301,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Live screens (scoring/live/): events older than this are forgotten; a screen that missed more
 # reloads.
 LIVE_EVENTS_KEPT_HOURS = env_int("LIVE_EVENTS_KEPT_HOURS", 48)
+# What one stream may cost (README, "Push"): a screen further back than this many events gets a
+# reset with the tables' state instead of a replay; a process reads this many replays at once;
+# one client address holds this many streams open (a hall's phones may share one address).
+LIVE_REPLAY_MAX_EVENTS = env_int("LIVE_REPLAY_MAX_EVENTS", 500)
+LIVE_REPLAY_CONCURRENCY = env_int("LIVE_REPLAY_CONCURRENCY", 4)
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 500)
 
 # -- live tables (README, "Live tables") --------------------------------------------------------
 # Network delay not charged to a move: a move is charged from its turn's start to its arrival,

@@ -337,7 +337,8 @@ def test_the_view_streams_a_visible_tournament_only(s, polling):
     assert response.status_code == 200
     assert (response["Content-Type"], response["Cache-Control"], response["X-Accel-Buffering"]) == (
         "text/event-stream; charset=utf-8", "no-cache", "no")
-    assert text.startswith("retry: 1000\n\nid: 1\nevent: reset\ndata: {\"last\":1}\n\n")  # Last-Event-ID wins
+    # Last-Event-ID wins; the reset carries the tables' state
+    assert text.startswith('retry: 1000\n\nid: 1\nevent: reset\ndata: {"last":1,"tables":[{"tour":1,"table":1,')
     _response, text = asyncio.run(opening(AsyncClient(), "?after=0&table=1"))
     assert text.startswith("retry: 1000\n\nid: 1\nevent: lead\ndata: {")
     response, _text = asyncio.run(opening(AsyncClient(), "?table=0&after=x"))
