@@ -191,10 +191,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Protocol PINs: this many wrong PINs typed for a player on one login's device lock his PIN on
-# that login for this many minutes (counted in the database: tournaments.models.PinFailures).
+# PINs (a phone taking a seat, a protocol confirmed on the referee's device; tournaments.pins):
+# this many wrong PINs for a player from one device, or from one address, lock his PIN there for
+# this many minutes; from PIN_PLAYER_ALERT_LIMIT wrong PINs for him within an hour, from anywhere,
+# his tries are taken one per PIN_SLOW_SECONDS and his referees alerted.
 PIN_FAILURE_LIMIT = env_int("PIN_FAILURE_LIMIT", 5)
 PIN_LOCK_MINUTES = env_int("PIN_LOCK_MINUTES", 15)
+PIN_PLAYER_ALERT_LIMIT = env_int("PIN_PLAYER_ALERT_LIMIT", 20)
+PIN_SLOW_SECONDS = env_int("PIN_SLOW_SECONDS", 30)
 
 # Wrong passwords (django-axes; config/auth.py): this many failed sign-ins of one login from one
 # address lock that login out from that address for this many minutes, the right password

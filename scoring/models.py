@@ -216,15 +216,13 @@ class ClockLapse(models.Model):
 class SeatHolder(models.Model):
     """The device holding a seat of a digital table: a random token (kept hashed) given when the
     player scanned the table's code and typed his PIN. One device per seat; the referee releases
-    it. Wrong PINs are counted here, per seat."""
+    it. Wrong PINs are counted by tournaments.pins."""
 
     partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="seat_holders")
     seat = models.PositiveSmallIntegerField()
     token_hash = models.CharField(max_length=64, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     address = models.GenericIPAddressField(null=True, blank=True)
-    failures = models.PositiveSmallIntegerField(default=0)
-    locked_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["partition", "seat"], name="seat_holder_once"),

@@ -25,7 +25,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.hashers import check_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -35,6 +34,7 @@ from scoring.engine.deal import next_seat
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.pipeline import Actor, Check, Step, change, extend, new_turn
 from scoring.services import GOAT_DEAL_KEYS, apply_goat_deal, goat_deal_values
+from tournaments import pins
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
@@ -168,10 +168,12 @@ def set_tour_play_mode(user, tour: Tour, mode: str, tables: Mapping[int, str] | 
     return tour
 
 
-def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = None) -> str:
+def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = None,
+               device: str | None = None) -> str:
     """A player takes his seat at a digital table (he scanned its code and typed his PIN): his
     device gets a token that holds the seat; he is checked in. One device holds a seat at a
-    time (the referee releases it); wrong PINs are counted per seat and lock it for a while."""
+    time (the referee releases it); wrong PINs are counted by :mod:`tournaments.pins`, per
+    (player, ``device``: the phone's id) and per (player, ``address``)."""
     if seat not in engine.SEATS:
         raise ValidationError(_("A seat is 1 to 4."))
     token = secrets.token_urlsafe(32)
@@ -185,27 +187,17 @@ def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = 
     def act(step: Step) -> None:
         nonlocal failure
         holder, _created = SeatHolder.objects.select_for_update().get_or_create(partition=step.partition, seat=seat)
-        if holder.locked_until is not None and holder.locked_until > step.now:
-            raise ValidationError(_("Too many wrong PINs for this seat: wait %(minutes)s minutes or ask the "
-                                    "referee.") % {"minutes": settings.PIN_LOCK_MINUTES})
         player = getattr(step.partition.table, f"seat{seat}")
         if player is None:
             raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": seat})
-        if not player.pin or not check_password(pin, player.pin):
-            holder.failures += 1
-            if holder.failures >= settings.PIN_FAILURE_LIMIT:
-                holder.failures, holder.locked_until = 0, step.now + datetime.timedelta(
-                    minutes=settings.PIN_LOCK_MINUTES)
-            holder.save(update_fields=["failures", "locked_until"])
-            failure = ValidationError(_("Wrong PIN for seat %(seat)s.") % {"seat": seat} if player.pin
-                                      else _("%(player)s has no PIN yet: the organiser sets one.") % {
-                                          "player": player})
+        refusal = pins.check(player, pin, device=device, address=step.actor.address, now=step.now)
+        if refusal is not None:
+            failure = ValidationError(refusal)
             return  # the count is kept: the refusal is raised after the commit
         if holder.token_hash:
             raise ValidationError(_("Another device holds seat %(seat)s: the referee can release it.") % {
                 "seat": seat})
         holder.token_hash, holder.claimed_at, holder.address = token_hash(token), step.now, step.actor.address
-        holder.failures, holder.locked_until = 0, None
         holder.save()
         step.record("seat", {"seat": seat, "player": player.pk})
         _present(step, seat)
@@ -218,11 +210,13 @@ def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = 
 
 def release_seat(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
     """The referee frees a seat of a digital table (a lost or broken phone): it can be taken
-    again, on any device."""
+    again, on any device; the PIN locks of its player are lifted (he is at the table)."""
     def act(step: Step) -> None:
         updated = SeatHolder.objects.filter(partition=step.partition, seat=seat).exclude(token_hash="").update(
             token_hash="", claimed_at=None)
-        if not updated:
+        player = getattr(step.partition.table, f"seat{seat}", None)
+        lifted = pins.lift(player) if player is not None else 0
+        if not updated and not lifted:
             raise ValidationError(_("No device holds seat %(seat)s.") % {"seat": seat})
         step.record("release", {"seat": seat})
 

@@ -16,6 +16,8 @@ a clock that ran out is on the page even when no worker recorded it yet.
 from __future__ import annotations
 
 import datetime
+import re
+import secrets
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -35,7 +37,7 @@ from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
 from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
 from scoring.sheet_views import protocol_context
-from tournaments import permissions
+from tournaments import permissions, pins
 from tournaments.models import Tour
 from tournaments.standings import standings_table
 from tournaments.web.pages import chief_page, organiser_page
@@ -46,6 +48,10 @@ from .state import table_state
 #: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
 #: pages of each language have their own path).
 SEAT_COOKIE = "seat"
+#: The cookie naming a phone for the PIN limiter (tournaments.pins): a random id of its own, kept a
+#: year, so that wrong PINs typed elsewhere do not lock this phone.
+DEVICE_COOKIE = "device"
+DEVICE_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: The header the script sends: the answer is the fragment, not a redirect.
 FETCH = "fetch"
 
@@ -324,16 +330,25 @@ def _table_paths(partition: Partition) -> dict[str, str]:
     return {code: path.removesuffix("play/") for code, path in paths.items()}
 
 
+def _device(request: HttpRequest, response: HttpResponse) -> str:
+    """The phone's id (:data:`DEVICE_COOKIE`), given to it on its first visit."""
+    device = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not DEVICE_ID.match(device):
+        device = secrets.token_urlsafe(24)
+        response.set_cookie(DEVICE_COOKIE, device, max_age=365 * 24 * 3600, secure=request.is_secure(),
+                            httponly=True, samesite="Lax")
+    return device
+
+
 def _claim(request: HttpRequest, partition: Partition) -> HttpResponse:
     """The player takes his seat with his PIN: the token goes into a cookie only the table's pages get."""
-    back = _url("live-play", partition)
+    response = redirect(_url("live-play", partition))
     try:
         token = play.claim_seat(partition.pk, _seat(request.POST.get("seat")), request.POST.get("pin", ""),
-                                address=_address(request))
+                                address=_address(request), device=_device(request, response))
     except ValidationError as refusal:
         messages.error(request, " ".join(refusal.messages))
-        return redirect(back)
-    response = redirect(back)
+        return response
     for code, path in _table_paths(partition).items():  # a cookie per language: one name, one path
         response.set_cookie(f"{SEAT_COOKIE}-{code}", token, max_age=24 * 3600, path=path,
                             secure=request.is_secure(), httponly=True, samesite="Strict")
@@ -352,11 +367,13 @@ def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
         return _act(request, lambda: _move(request, actor, partition), _url("live-play", partition),
                     lambda error, status: _play_fragment(request, partition, error, status))
     context = _play_context(request, partition)
-    return render(request, "live/play.html", {
+    response = render(request, "live/play.html", {
         **context, **_frame(partition, "live-play-fragment"),
         # Without the script a seated player's page reloads itself; the PIN form must not.
         "fragment_template": _fragment_template(partition, "live/play_fragment.html"),
         "reload": context["my_seat"] is not None})
+    _device(request, response)
+    return response
 
 
 def live_play_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
@@ -384,8 +401,14 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     live = context["live"]
     play_url = request.build_absolute_uri(_url("live-play", partition))
+    seat_of = {player.pk: number for number, player in enumerate(partition.table.players, 1)}
+    now = clock.now()
+    alerts = pins.alerts(seat_of, now)
     return {
         **context, "holders": holders, "play_url": play_url,
+        # The referee releases a seat held by a phone, or whose player's PIN is locked somewhere.
+        "releasable": holders | {seat_of[pk] for pk in pins.locked(seat_of, now)},
+        "pin_alerts": [(player, alerts[player.pk]) for player in partition.table.players if player.pk in alerts],
         "all_tiles": [f"{a}-{b}" for a in range(7) for b in range(a + 1)][::-1],
         "qr": qr_svg(play_url, scale=5)
         if live is not None and live.mode == LiveTable.Mode.DIGITAL else "",

@@ -132,7 +132,8 @@ def partition_confirm(request, slug: str, number: int, table: int):
         try:
             confirmation = confirmations.confirm(
                 request.user, partition.pk, request.POST.get("seat"), pin=request.POST.get("pin") or None,
-                version=request.POST.get("version") or None, base_url=issuing.site_url(request))
+                version=request.POST.get("version") or None, base_url=issuing.site_url(request),
+                address=request.META.get("REMOTE_ADDR") or None)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:

@@ -159,9 +159,9 @@ def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen,
     play.start_tour(world["chief"], world["tour"])
     for _ in range(5):
         with pytest.raises(ValidationError, match="Wrong PIN"):
-            play.claim_seat(world["p1"].pk, 1, "0000")
+            play.claim_seat(world["p1"].pk, 1, "0000", address="203.0.113.5")
     with pytest.raises(ValidationError, match="Too many"):
-        play.claim_seat(world["p1"].pk, 1, PIN)
+        play.claim_seat(world["p1"].pk, 1, PIN, address="203.0.113.5")
 
 
 @pytest.mark.parametrize("scope, second", [("player_partition", "warning"), ("pair_partition", "penalty")])
