@@ -24,7 +24,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
