@@ -1,7 +1,7 @@
 """The outbox of live screens: every change of a partition becomes a numbered
 :class:`~scoring.models.LiveEvent`, written in the change's own transaction.
 
-:func:`announce` is the last step of a change (:func:`scoring.services._change`). It takes the
+:func:`announce` is the last step of a change (:func:`scoring.pipeline.change`). It takes the
 tournament's next number by updating its :class:`~scoring.models.EventCounter` row, whose lock
 is held to the commit: a second change of the tournament waits for it, takes the next number and
 commits after it. So numbers are gapless and commit in order, and a reader that sees number ``n``
