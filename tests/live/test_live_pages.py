@@ -113,7 +113,7 @@ def test_a_seat_is_taken_with_the_right_pin_only(db, frozen, timers_sent):
     client, response = claim(2, "0000")
     assert response.status_code == 302 and "seat-ru" not in response.cookies
     page = text(client.get(TABLE + "play/"))
-    assert "Неверный PIN для места 2." in page
+    assert "Неверный PIN-код для" in page and "осталось попыток: 4" in page
     client, response = claim(2)
     cookie, english = response.cookies["seat-ru"], response.cookies["seat-en"]
     assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == TABLE
