@@ -619,12 +619,10 @@ def _lapse(step: Step, by: str) -> None:
             ClockLapse.objects.create(partition=partition, turn=live.turn, lapse=number, seat=seat, deadline=deadline,
                                       at=step.now, by=by)
     except IntegrityError:  # recorded already (unreachable under the row lock; the constraint is the proof)
-        live.lapses = number
-        live.deadline = clock.move_deadline(live)
+        live.lapses, live.deadline = number, None  # re-armed by align() for the next lapse
         return
     found = step.kind.lapse(step, seat)
-    live.lapses = number
-    live.deadline = clock.move_deadline(live)
+    live.lapses, live.deadline = number, None  # re-armed by align(), its timer sent
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
                             **found, "by": by})
 
