@@ -294,7 +294,8 @@ class PartitionViewSet(ApiViewSet):
         version = self._version(partition, query.get("version"))
         if not partition.is_finished:
             permissions.require_staff(request.user, partition.table.tour.tournament)
-        document = services.export_protocol(partition, version)
+        document = services.export_protocol(partition, version, viewer=request.user,
+                                            address=client_address(request))
         headers = {}
         if query["download"]:
             name = services.export_file_name(partition, version)

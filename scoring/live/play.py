@@ -38,6 +38,7 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine.deal import new_seed, next_seat
+from scoring.hands import sees_deal
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, SeatHolder
 from scoring.services import (GOAT_DEAL_KEYS, append, apply_goat_deal, engine_error, engine_partition, engine_sitting,
                               goat_deal_values, result_summary, store_sitting, store_state)
@@ -159,7 +160,8 @@ class _Step:
         return self.sitting.regulations.players if self.goat else len(engine.SEATS)
 
     def refused(self, error: engine.RulesError) -> ValidationError:
-        return engine_error(error)
+        # What a hand holds is told only to whoever may see it (scoring.hands), never a phone.
+        return engine_error(error if sees_deal(self.actor.user, self.partition) else error.concealed())
 
     def record(self, action: str, data: Mapping[str, Any]) -> None:
         """Append one audit entry (a new version) for what was just done to the engine's
