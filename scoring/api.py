@@ -32,7 +32,7 @@ from tournaments.web.parsers import JSONParser
 from tournaments import permissions
 from tournaments.models import Player
 
-from . import engine, serializers, services
+from . import engine, hands, serializers, services
 from .models import Partition
 
 SEATS = ("seat1", "seat2", "seat3", "seat4")
@@ -307,4 +307,5 @@ class PartitionViewSet(ApiViewSet):
         partition = self.get_object()
         permissions.require_staff(request.user, partition.table.tour.tournament)
         changes = partition.changes.select_related("user").order_by("version")
-        return self.page(changes, serializers.ChangeSerializer)
+        hide = hands.deal_in_play(partition) and not hands.sees_deal(request.user, partition)
+        return self.page(changes, serializers.ChangeSerializer, hide_deal_in_play=hide)

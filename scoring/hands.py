@@ -13,7 +13,7 @@ but the one sent (:meth:`scoring.engine.RulesError.concealed`).
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from typing import Any, Collection, Mapping
 
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -34,6 +34,25 @@ def hands_entered(partition: Partition) -> bool:
     table's hands are dealt to the phones; the referee's clock has none)."""
     live = _live(partition)
     return live is None or live.mode == LiveTable.Mode.REFEREED
+
+
+def deal_in_play(partition: Partition) -> bool:
+    """A deal is being played move by move at ``partition`` (at a Goat table, in its game)."""
+    games = (partition.state or {}).get("games") or []
+    return partition.current is not None or any(game.get("current") for game in games)
+
+
+def without_deal_in_play(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A protocol file kept in a change (an import, a correction) without the deal in move form
+    at its end (of its last game), which may be the deal in play: what the history shows while a
+    deal is in play to whoever may not see its hands."""
+    games = document.get("games")
+    if isinstance(games, list) and games and isinstance(games[-1], Mapping):
+        return {**document, "games": [*games[:-1], without_deal_in_play(games[-1])]}
+    deals = document.get("deals")
+    if isinstance(deals, list) and deals and isinstance(deals[-1], Mapping) and "hands" in deals[-1]:
+        return {**document, "deals": deals[:-1]}
+    return document
 
 
 def sees_deal(user, partition: Partition) -> bool:
