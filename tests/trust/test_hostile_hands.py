@@ -94,6 +94,9 @@ def test_a_referee_of_another_table_an_organiser_and_a_visitor_see_no_hand_of_th
         page = api(who).get(f"/api/partitions/{pk}/live/").json()
         assert page["current"]["hands"] == {} and "legal" not in page["current"]
     assert export(None, pk).status_code in (401, 403)  # a visitor: no export of a table being played
+    # The organiser may open the tablet (he records any table) but sees no hand on it.
+    tablet = login(refereed["organiser"]).get(f"/en/tournaments/{refereed['t'].slug}/tours/1/tables/1/referee/")
+    assert tablet.status_code == 200 and not set(HANDS["3"]) <= set(TILE.findall(tablet.content.decode()))
     assert not HandLook.objects.exists()  # nobody saw a hand
 
 
@@ -113,6 +116,9 @@ def test_the_tables_own_referee_and_the_chief_referee_see_the_hands_and_their_lo
         ("ref", "export", 2, [1, 2, 3, 4]), ("ref", "live_api", 2, [1, 2, 3, 4])]
     export(refereed["ref"], pk)
     assert HandLook.objects.filter(partition_id=pk).count() == 4  # the first look per deal and route
+    tablet = login(refereed["ref"]).get(f"/en/tournaments/{refereed['t'].slug}/tours/1/tables/1/referee/")
+    assert set(HANDS["3"]) <= set(TILE.findall(tablet.content.decode()))
+    assert HandLook.objects.filter(partition_id=pk, user=refereed["ref"], route="tablet", deal=2).exists()
 
 
 def test_an_old_version_recorded_mid_deal_ends_at_the_last_finished_deal(db, frozen):
