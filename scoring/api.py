@@ -32,7 +32,7 @@ from tournaments.web.parsers import JSONParser
 from tournaments import permissions
 from tournaments.models import Player
 
-from . import engine, pipeline, serializers, services, storage
+from . import engine, hands, pipeline, serializers, services, storage
 from .models import Partition
 
 SEATS = ("seat1", "seat2", "seat3", "seat4")
@@ -294,7 +294,8 @@ class PartitionViewSet(ApiViewSet):
         version = self._version(partition, query.get("version"))
         if not partition.is_finished:
             permissions.require_staff(request.user, partition.table.tour.tournament)
-        document = services.export_protocol(partition, version)
+        document = services.export_protocol(partition, version, viewer=request.user,
+                                            address=client_address(request))
         headers = {}
         if query["download"]:
             name = services.export_file_name(partition, version)
@@ -306,4 +307,5 @@ class PartitionViewSet(ApiViewSet):
         partition = self.get_object()
         permissions.require_staff(request.user, partition.table.tour.tournament)
         changes = partition.changes.select_related("user").order_by("version")
-        return self.page(changes, serializers.ChangeSerializer)
+        hide = hands.deal_in_play(partition) and not hands.sees_deal(request.user, partition)
+        return self.page(changes, serializers.ChangeSerializer, hide_deal_in_play=hide)

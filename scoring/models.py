@@ -133,6 +133,34 @@ class PartitionChange(models.Model):
         return f"{self.partition} v{self.version} {self.action}"
 
 
+class HandLook(models.Model):
+    """Someone other than its holder saw a hand of a deal in play (scoring.hands): the table's
+    referee or the chief referee, acting at the table. A look changes nothing, so it is not a
+    PartitionChange; one row per (login, deal, route), the first look, since a tablet reads the
+    table every second."""
+
+    partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="hand_looks")
+    # The deal in play when the hands were seen: the finished deals of the partition (of the
+    # whole sitting at a Goat table) plus one.
+    deal = models.PositiveIntegerField(_("deal"))
+    version = models.PositiveIntegerField(_("version"))
+    seats = models.JSONField(_("seats"), default=list)
+    route = models.CharField(_("route"), max_length=20)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["partition", "at"]
+        verbose_name = _("look at the hands")
+        verbose_name_plural = _("looks at the hands")
+        constraints = [models.UniqueConstraint(fields=["partition", "deal", "user", "route"],
+                                               name="hand_look_once_per_route")]
+
+    def __str__(self) -> str:
+        return f"{self.partition} deal {self.deal} {self.route}"
+
+
 # -- Live tables (scoring.live) ---------------------------------------------------------------------
 
 

@@ -56,6 +56,7 @@ from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, res
 from tournaments.models import Tour
 from tournaments.web import jsonreader
 
+from .hands import sees_deal
 from .storage import Conflict, append, engine_error, engine_partition, sitting_at, store_sitting, store_state
 
 logger = logging.getLogger(__name__)
@@ -451,7 +452,8 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
         try:
             act(step)
         except engine.RulesError as error:
-            raise engine_error(error) from None
+            # What a hand holds is told only to whoever may see it (scoring.hands), never a phone.
+            raise engine_error(error if sees_deal(step.actor.user, step.partition) else error.concealed()) from None
         if step.is_live:
             try:
                 align(step)

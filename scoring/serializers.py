@@ -22,7 +22,7 @@ from scoring import engine
 from scoring.engine.rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES
 from tournaments.serializers import PairSerializer, PlayerSerializer
 
-from . import services
+from . import hands, services
 from .models import Partition, PartitionChange
 
 
@@ -652,3 +652,10 @@ class ChangeSerializer(serializers.ModelSerializer):
         model = PartitionChange
         fields = ["version", "action", "data", "reason", "user", "at", "address", "before", "after"]
         read_only_fields = fields
+
+    def to_representation(self, instance):
+        shown = super().to_representation(instance)
+        protocol = shown["data"].get("protocol") if isinstance(shown["data"], Mapping) else None
+        if self.context.get("hide_deal_in_play") and isinstance(protocol, Mapping):
+            shown["data"] = {**shown["data"], "protocol": hands.without_deal_in_play(protocol)}
+        return shown

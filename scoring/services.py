@@ -24,6 +24,7 @@ from scoring import engine
 from scoring.engine.protocol import FORMAT as PROTOCOL_FORMAT
 from tournaments.permissions import can_referee, can_referee_all
 
+from . import hands as hands_
 from .models import Partition, result_summary
 from .pipeline import Actor, Check, Step, change
 from .storage import check_deal_count, engine_error, engine_partition, engine_sitting, sitting_at
@@ -170,16 +171,21 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
                    address=address, data={"deal": number, **dict(deal)})
 
 
-def partition_at(partition: Partition, version: int | None = None) -> tuple[engine.Partition, dict[str, Any]]:
+def partition_at(partition: Partition, version: int | None = None, *,
+                 hands: bool = True) -> tuple[engine.Partition, dict[str, Any]]:
     """The engine's partition and the result summary (:func:`result_summary`) at ``version``
     (0: before anything was recorded; None: the current one). Earlier versions are read from the
-    partition's changes."""
+    partition's changes. Without ``hands`` a deal in play is left out (:mod:`scoring.hands`):
+    the partition as its last finished deal left it."""
     if version is None or version == partition.version:
         game = engine_partition(partition)
+        if not hands and game.current is not None:
+            game = engine.Partition.from_dict({**(partition.state or {}), "current": None}, trusted=True)
     elif version == 0:
         game = engine_partition(Partition(table=partition.table))
     else:
-        game = engine.Partition.from_dict(state_at(partition, version, _change_at(partition, version, "state", "data")))
+        state = state_at(partition, version, _change_at(partition, version, "state", "data"))
+        game = engine.Partition.from_dict(state if hands else {**state, "current": None})
     return game, summary_at(partition, version)
 
 
@@ -223,15 +229,30 @@ def export_file_name(partition: Partition, version: int | None = None) -> str:
     return f"protocol-{table.tour.tournament.slug}-tour-{table.tour.number}-table-{table.number}-v{shown}.json"
 
 
-def export_protocol(partition: Partition, version: int | None = None) -> dict[str, Any]:
+def export_protocol(partition: Partition, version: int | None = None, *, viewer: Any = None,
+                    address: str | None = None) -> dict[str, Any]:
     """The partition (or one of its earlier versions) in the protocol format, with pair names. A
-    table of Goat, Sea Goat or points: its sitting (:func:`export_sitting`)."""
+    table of Goat, Sea Goat or points: its sitting (:func:`export_sitting`). ``viewer``: the
+    login asking; a deal in play is in the file only for whoever may see its hands
+    (:func:`scoring.hands.sees_deal`), and his look is recorded; for anyone else the file ends at
+    the last finished deal. None: the system itself (a backup, the tests)."""
     table = partition.table
     if table.tour.tournament.plays_sittings:
-        return export_sitting(partition, version)
-    game, _summary = partition_at(partition, version)
+        return export_sitting(partition, version, viewer=viewer, address=address)
+    shown = viewer is None or hands_.sees_deal(viewer, partition)
+    game, summary = partition_at(partition, version, hands=shown)
+    if viewer is not None and game.current is not None:
+        _looked(viewer, partition, version, summary, len(engine.SEATS), address)
     names = {side: [str(p) for p in pair.players] for side, pair in zip("AB", table.pairs)}
     return engine.write_protocol(game, names)
+
+
+def _looked(viewer: Any, partition: Partition, version: int | None, summary: Mapping[str, Any], players: int,
+            address: str | None) -> None:
+    """``viewer`` was given every hand of the deal in play at ``version`` in an export."""
+    hands_.look(viewer, partition, deal=summary.get("deals", 0) + 1,
+                version=partition.version if version is None else version, seats=range(1, players + 1),
+                route="export", address=address)
 
 
 # -- Sittings: Goat, Sea Goat (RULES 9.1, 9.2) and points (9.3) -------------------------------------
@@ -252,13 +273,18 @@ def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
             for k, unit in enumerate(engine.units_of(regulations))}
 
 
-def export_sitting(partition: Partition, version: int | None = None) -> dict[str, Any]:
+def export_sitting(partition: Partition, version: int | None = None, *, viewer: Any = None,
+                   address: str | None = None) -> dict[str, Any]:
     """A table of Goat, Sea Goat or points (or one of its earlier versions) as a protocol file:
     ``format`` :data:`SITTING_FORMAT` and ``games``, each game begun (something recorded in it;
     a Goat game decided by a no-show has its ``no_show`` key naming the absent units) written by
     the engine in the format of PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names),
-    which :func:`scoring.engine.score_protocol` reads back."""
-    sitting = sitting_at(partition, version)
+    which :func:`scoring.engine.score_protocol` reads back. ``viewer`` as for
+    :func:`export_protocol`: the deal in play, its hands and bazaar, for whoever may see them."""
+    shown = viewer is None or hands_.sees_deal(viewer, partition)
+    sitting = sitting_at(partition, version, hands=shown)
+    if viewer is not None and getattr(sitting.game, "current", None) is not None:
+        _looked(viewer, partition, version, summary_at(partition, version), sitting.regulations.players, address)
     names = unit_names(partition.table, sitting.regulations)
     return {"format": SITTING_FORMAT,
             "games": [engine.write_protocol(game, names) for game in sitting.games if game.events]}

@@ -433,7 +433,7 @@ def sheet_export(request, slug: str, number: int, table: int):
     partition = _partition(request, slug, number, table, points=True)
     version = _version(request.GET.get("version"))
     try:
-        document = services.export_protocol(partition, version)
+        document = services.export_protocol(partition, version, viewer=request.user, address=_address(request))
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=2) + "\n",

@@ -128,10 +128,11 @@ def engine_sitting(partition: Partition, version: int | None = None) -> engine.G
     return sitting
 
 
-def sitting_at(partition: Partition, version: int | None = None) -> engine.Sitting[Any]:
+def sitting_at(partition: Partition, version: int | None = None, *, hands: bool = True) -> engine.Sitting[Any]:
     """The engine's sitting of a table of Goat, Sea Goat or points at ``version`` (0: before
     anything was recorded; None: the current one), an earlier one read from the partition's
-    changes; a new one under the tournament's regulations at the table's size."""
+    changes; a new one under the tournament's regulations at the table's size. Without
+    ``hands`` a deal in play (its hands and bazaar) is left out (:mod:`scoring.hands`)."""
     state = partition.state
     if version is not None and version != partition.version:
         state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
@@ -143,6 +144,9 @@ def sitting_at(partition: Partition, version: int | None = None) -> engine.Sitti
     if not rules.plays_sittings:
         raise ValidationError(_("This table plays sports domino: it has no sitting of games."))
     kind = engine.PointsSitting if rules.game == engine.Game.POINTS else engine.GoatSitting
+    if state and not hands:
+        state = {**state, "games": [{**game, "current": None} if game.get("current") else game
+                                    for game in state.get("games", [])]}
     if state:
         return kind.from_dict(state)
     seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)

@@ -234,6 +234,22 @@ def require_read_partition_protocol(user, table: Table) -> None:
         raise PermissionDenied(_("Only the tournament's staff and the players of this table may see its protocol."))
 
 
+def may_see_hands(user, table: Table) -> bool:
+    """See the hands of the deal in play at ``table`` when acting at it. Beside each hand's holder
+    (the phone holding its seat, known by its token, not by a login): the table's own referee
+    while he holds a referee role, and the chief referee (a superuser too). Never an organiser
+    as such, a referee of another table, a player's account or the public: they see the hands
+    once the deal is over. Which hands the referee sees depends on how the table is played
+    (``scoring.hands``): every hand where he enters them, at a digital table only the hand of a
+    seat no phone holds (he moves for a player who lost his phone)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    held = roles(user, table.tour.tournament)
+    return Role.Kind.CHIEF_REFEREE in held or (table.referee_id == user.pk and bool(held & set(REFEREE_KINDS)))
+
+
 def can_confirm(user, table: Table, seat: int, *, with_pin: bool) -> bool:
     """Confirm a seat of ``table``'s protocol: the referee's seat (0) and a player's PIN typed on
     the device of someone who records the table (:func:`can_referee`); a player's seat without a

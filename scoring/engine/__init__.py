@@ -25,7 +25,7 @@ The package is checked with ``mypy --strict`` (``make test``).
 """
 
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
-from .errors import IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
+from .errors import HandError, IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
 from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
 from .goat_rules import seats_of_unit, unit_index, units_of
 from .goat_sitting import GoatSitting
@@ -42,7 +42,7 @@ from .vocabulary import (Absent, Consequence, DealEnd, Expiry, GameReason, GoatE
 
 __all__ = [
     "LEFT", "RIGHT", "SEATS", "Deal", "DealOutcome", "Move", "deal_hands", "pair_of", "partner_of", "seats_of",
-    "IllegalMove", "PartitionError", "ProtocolError", "RegulationsError", "RulesError",
+    "HandError", "IllegalMove", "PartitionError", "ProtocolError", "RegulationsError", "RulesError",
     "Awaited", "Decision", "DealRecord", "Partition", "PenaltyRecord", "Status", "ViolationRecord",
     "read_protocol", "result_of", "score_protocol", "write_protocol",
     "Regulations", "Format", "Direction", "NextLead", "DealPoints", "FishTie", "RepeatScope", "PenaltyMode",

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence, TypeGuard
 
-from .errors import IllegalMove, RulesError, gettext_noop
+from .errors import CONCEALED_PASS, HandError, IllegalMove, RulesError, gettext_noop
 from .tiles import (ALL_TILES, HIGH, LOW, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of,
                     parse_tile, pips_of, tile_index)
 from .vocabulary import DealEnd, Mark, Pair, Seat, Side
@@ -182,21 +182,21 @@ def fit(index: TileIndex, left: Number, right: Number, side: int = -1) -> tuple[
     """Where tile ``index`` goes on a line with open ends ``left|right``: ``side`` (0 left, 1
     right, -1 wherever it fits) and the number it leaves open there. A tile that fits both ends
     must name one, unless both show the same number (then it goes on the left). Raises
-    :class:`IllegalMove` naming the ends when it does not fit."""
+    :class:`HandError` naming the ends when it does not fit."""
     new_left = OTHER[index * 7 + left]
     new_right = OTHER[index * 7 + right]
     if side < 0:
         if new_left >= 0 and new_right >= 0 and left != right:
-            raise IllegalMove(gettext_noop("%(tile)s fits both ends %(left)s|%(right)s: say which end"),
-                              tile=TILES[index], left=left, right=right)
+            raise HandError(gettext_noop("%(tile)s fits both ends %(left)s|%(right)s: say which end"),
+                            tile=TILES[index], left=left, right=right)
         side = 0 if new_left >= 0 else 1
     if (new_right if side else new_left) < 0:
         if new_left < 0 and new_right < 0:
-            raise IllegalMove(gettext_noop("%(tile)s does not fit ends %(left)s|%(right)s"), tile=TILES[index],
-                              left=left, right=right)
-        raise IllegalMove(gettext_noop("%(tile)s does not fit the right end %(end)s of %(left)s|%(right)s") if side
-                          else gettext_noop("%(tile)s does not fit the left end %(end)s of %(left)s|%(right)s"),
-                          tile=TILES[index], end=(left, right)[side], left=left, right=right)
+            raise HandError(gettext_noop("%(tile)s does not fit ends %(left)s|%(right)s"), tile=TILES[index],
+                            left=left, right=right)
+        raise HandError(gettext_noop("%(tile)s does not fit the right end %(end)s of %(left)s|%(right)s") if side
+                        else gettext_noop("%(tile)s does not fit the left end %(end)s of %(left)s|%(right)s"),
+                        tile=TILES[index], end=(left, right)[side], left=left, right=right)
     return side, new_right if side else new_left
 
 
@@ -451,13 +451,13 @@ class Deal:
         turn = self.turn
         hand = self.hands[turn]
         if not hand >> index & 1:
-            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index], seat=turn + 1)
+            raise HandError(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index], seat=turn + 1)
         forced = self.forced[turn] & hand
         left = self.left
         if left < 0:
             if forced and not forced >> index & 1:
-                raise IllegalMove(gettext_noop("seat %(seat)s must lead %(tile)s: it was exposed"), seat=turn + 1,
-                                  tile=TILES[(forced & -forced).bit_length() - 1])
+                raise HandError(gettext_noop("seat %(seat)s must lead %(tile)s: it was exposed"), seat=turn + 1,
+                                tile=TILES[(forced & -forced).bit_length() - 1], sent=TILES[index])
             high = HIGH[index]
             if first < 0:
                 first = high
@@ -470,8 +470,9 @@ class Deal:
             if forced:
                 forced &= SUIT[left] | SUIT[right]
                 if forced and not forced >> index & 1:
-                    raise IllegalMove(gettext_noop("seat %(seat)s must play %(tile)s first: it was touched or exposed and"
-                                         " it fits"), seat=turn + 1, tile=TILES[(forced & -forced).bit_length() - 1])
+                    raise HandError(gettext_noop("seat %(seat)s must play %(tile)s first: it was touched or exposed and"
+                                                 " it fits"), seat=turn + 1,
+                                    tile=TILES[(forced & -forced).bit_length() - 1], sent=TILES[index])
             if side:
                 self.right = opened
             else:
@@ -503,8 +504,8 @@ class Deal:
         playable = ml | mr
         if playable:
             shown = ", ".join(str(TILES[i]) for i in indices_of(playable))
-            raise IllegalMove(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"), seat=self.turn + 1,
-                              tiles=shown)
+            raise HandError(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"), seat=self.turn + 1,
+                            tiles=shown, concealed=CONCEALED_PASS)
         self.moves.append(_PASS)
         self.seconds.append(seconds)
         self.turn = (self.turn + 1) & 3

@@ -55,6 +55,11 @@ class RulesError(ValueError):
         error.args = (str(error),)
         return error
 
+    def concealed(self) -> RulesError:
+        """The error as shown to someone who may not see the hands: itself, unless it tells what
+        a hand holds (:class:`HandError`)."""
+        return self
+
 
 class RegulationsError(RulesError):
     """A regulations value that cannot be: unknown key, wrong type, out of range."""
@@ -62,6 +67,36 @@ class RegulationsError(RulesError):
 
 class IllegalMove(RulesError):
     """A move the rules forbid: out of turn, tile not in hand, does not fit, false pass, ..."""
+
+
+#: What a :class:`HandError` says instead, naming no tile but the one sent.
+CONCEALED_PLAY = gettext_noop("%(tile)s cannot be played now (name the end when it fits both)")
+CONCEALED_PASS = gettext_noop("seat %(seat)s may not pass: a tile of his hand fits")
+CONCEALED_DRAW = gettext_noop("seat %(seat)s may not draw: a tile of his hand fits")
+
+
+class HandError(IllegalMove):
+    """A move refused for what the hand holds: its message may list the hand's playable tiles, or
+    tell whether the tile sent is in it (so that refusals, tile by tile, would rebuild a hand).
+    Whoever may not see the hand is shown :meth:`concealed`: ``concealed``, a template of the
+    tile sent (``sent``, else ``tile``) and the ``seat`` only."""
+
+    def __init__(self, template: str, where: str | None = None, *, concealed: str = CONCEALED_PLAY, **params: Any):
+        super().__init__(template, where, **params)
+        self.concealed_template = concealed
+
+    def at(self, where: str, **params: Any) -> RulesError:
+        error = super().at(where, **params)
+        if isinstance(error, HandError):
+            error.concealed_template = self.concealed_template
+        return error
+
+    def concealed(self) -> RulesError:
+        params = {"tile": self.params.get("sent", self.params.get("tile")), "seat": self.params.get("seat")}
+        error = IllegalMove(self.concealed_template, None, **params)
+        error.places = self.places
+        error.args = (str(error),)
+        return error
 
 
 class PartitionError(RulesError):

@@ -22,7 +22,8 @@ from . import goat_rules as gr
 from . import rules
 from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
 from .annulment import Annulments
-from .errors import IllegalMove, PartitionError, RulesError, gettext_noop
+from .errors import (CONCEALED_DRAW, CONCEALED_PASS, HandError, IllegalMove, PartitionError, RulesError,
+                     gettext_noop)
 from .partition import ViolationRecord
 from .regulations import Game, MoveTimeout, Regulations
 from .tiles import ALL_TILES, HIGH, OTHER, SUIT, TILES, Number, Tile, TileIndex, TileMask, indices_of, tile_index
@@ -248,8 +249,8 @@ class GoatDeal:
         self._check_turn(seat)
         playable = self._playable()
         if playable:
-            raise IllegalMove(gettext_noop("seat %(seat)s draws holding a playable tile: %(tiles)s"), seat=self.turn + 1,
-                              tiles=", ".join(str(TILES[i]) for i in indices_of(playable)))
+            raise HandError(gettext_noop("seat %(seat)s draws holding a playable tile: %(tiles)s"), seat=self.turn + 1,
+                            tiles=", ".join(str(TILES[i]) for i in indices_of(playable)), concealed=CONCEALED_DRAW)
         if not self.can_draw():
             raise IllegalMove(gettext_noop("the bazaar is exhausted: %(left)s tiles left, %(keep)s stay"),
                               left=len(self.bazaar), keep=self.regulations.bazaar_keep)
@@ -278,22 +279,23 @@ class GoatDeal:
         side = _SIDES.get(end, -2)
         if side == -2:
             raise IllegalMove(gettext_noop("end must be \"left\" or \"right\", got %(end)s"), end=repr(end))
-        turn = self.turn
-        hand = self.hands[turn]
-        if not hand >> index & 1:
-            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index],
-                              seat=turn + 1)
         second_index = None if second is None else _tile_and_first(second)[0]
         if second_index is not None and self.regulations.game != Game.SEA_GOAT:
             raise IllegalMove(gettext_noop("two tiles in one move are for Sea Goat only"))
+        turn = self.turn
+        hand = self.hands[turn]
+        if not hand >> index & 1:
+            raise HandError(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[index],
+                            seat=turn + 1)
         move: dict[str, Any] = {"seat": turn + 1}
         if self.drawn:
             move["draw"] = [str(TILES[i]) for i in self.drawn]
         if self.left < 0:
             if second_index is not None:
-                raise IllegalMove(gettext_noop("two doubles go on the two open ends: not at the lead"))
+                raise HandError(gettext_noop("two doubles go on the two open ends: not at the lead"), sent=TILES[index])
             if self.lead_tile is not None and index != self.lead_tile:
-                raise IllegalMove(gettext_noop("the first deal of a game is led with %(tile)s"), tile=TILES[self.lead_tile])
+                raise HandError(gettext_noop("the first deal of a game is led with %(tile)s"),
+                                tile=TILES[self.lead_tile], sent=TILES[index])
             if first < 0:
                 first = HIGH[index]
             self.left, self.right = first, OTHER[index * 7 + first]
@@ -341,12 +343,12 @@ class GoatDeal:
         if not (TILES[index].is_double and TILES[second].is_double and index != second):
             raise IllegalMove(gettext_noop("two tiles in one move must be two doubles"))
         if not self.hands[self.turn] >> second & 1:
-            raise IllegalMove(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[second],
-                              seat=self.turn + 1)
+            raise HandError(gettext_noop("%(tile)s is not in the hand of seat %(seat)s"), tile=TILES[second],
+                            seat=self.turn + 1)
         other_end = self.right if side == 0 else self.left
         if OTHER[second * 7 + other_end] < 0:
-            raise IllegalMove(gettext_noop("the second double %(tile)s does not fit the other end %(end)s"),
-                              tile=TILES[second], end=other_end)
+            raise HandError(gettext_noop("the second double %(tile)s does not fit the other end %(end)s"),
+                            tile=TILES[second], end=other_end)
         self.codes += [index << 2 | side, second << 2 | (1 - side)]
         return 1 << index | 1 << second
 
@@ -357,8 +359,9 @@ class GoatDeal:
         self._check_turn(seat)
         playable = self._playable()
         if playable:
-            raise IllegalMove(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"),
-                              seat=self.turn + 1, tiles=", ".join(str(TILES[i]) for i in indices_of(playable)))
+            raise HandError(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"),
+                            seat=self.turn + 1, tiles=", ".join(str(TILES[i]) for i in indices_of(playable)),
+                            concealed=CONCEALED_PASS)
         if self.can_draw():
             raise IllegalMove(gettext_noop("seat %(seat)s passes while the bazaar may be drawn: he draws first"),
                               seat=self.turn + 1)

@@ -16,7 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import pipeline
+from scoring import hands, pipeline
 from scoring.api import client_address
 from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
@@ -176,9 +176,13 @@ class LiveTableViewSet(ApiViewSet):
         if partition is None:  # a read: the table's clocks are caught up first
             self.kwargs["pk"] = pk
             partition = pipeline.caught_up(self.get_object())
-        seats = play.seats_held(partition.pk, self._token())
-        referee = permissions.can_referee(self.request.user, partition.table)
-        return Response(table_state(partition, seats=seats, referee=referee))
+        user = self.request.user
+        own = play.seats_held(partition.pk, self._token())
+        lost = hands.moves_for(user, partition)  # a seat no phone holds, its player moved for
+        seats = {*own, lost} if lost is not None else own
+        state = table_state(partition, seats=seats, referee=permissions.may_see_hands(user, partition.table))
+        hands.look_at_state(user, partition, state, route="live_api", address=client_address(self.request), own=own)
+        return Response(state)
 
     def handle_exception(self, exc):
         if isinstance(exc, pipeline.StaleTurn):

@@ -32,7 +32,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import engine, labels, pipeline, services, storage
+from scoring import engine, hands, labels, pipeline, services, storage
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
 from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
@@ -397,7 +397,8 @@ def _referee_partition(request: HttpRequest, slug: str, number: int, table: int)
 
 def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
     goat = partition.table.tour.tournament.plays_goat
-    context = _goat_referee_context(partition) if goat else _sports_referee_context(request, partition)
+    context = _goat_referee_context(request, partition) if goat else _sports_referee_context(request, partition)
+    hands.look_at_state(request.user, partition, context["state"], route="tablet", address=_address(request))
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     live = context["live"]
     play_url = request.build_absolute_uri(_url("live-play", partition))
@@ -415,8 +416,16 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
     }
 
 
+def _shown(request: HttpRequest, partition: Partition) -> dict[str, Any]:
+    """What of the hands the tablet shows its user (scoring.hands): every hand he entered, or the
+    hand of a seat no phone holds when its player is awaited."""
+    lost = hands.moves_for(request.user, partition)
+    return {"seats": [lost] if lost is not None else [],
+            "referee": permissions.may_see_hands(request.user, partition.table)}
+
+
 def _sports_referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
-    context = table_context(partition, referee=True)
+    context = table_context(partition, **_shown(request, partition))
     chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
     return {
         **context,
@@ -425,15 +434,14 @@ def _sports_referee_context(request: HttpRequest, partition: Partition) -> dict[
     }
 
 
-def _goat_referee_context(partition: Partition) -> dict[str, Any]:
+def _goat_referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
     """A Goat table as its referee sees it: at a refereed table every hand he entered and the
     tiles left in the bazaar (he names the one drawn); at a digital table the hand of the player
-    to move, to move for him (a lost phone); at the referee's clock no hand, and the seat to name
-    when a game's first deal waits for its leader. The move clocks that ran out, with what each
-    cost (a warning, a penalty, the game), from the audit trail."""
+    to move when no phone holds his seat, to move for him (a lost phone); at the referee's clock
+    no hand, and the seat to name when a game's first deal waits for its leader. The move clocks
+    that ran out, with what each cost (a warning, a penalty, the game), from the audit trail."""
     live = _live(partition)
-    to_move = live.seat if live is not None and live.mode == LiveTable.Mode.DIGITAL else None
-    context = goat_context(partition, seats=[to_move] if to_move else (), referee=True)
+    context = goat_context(partition, **_shown(request, partition))
     sitting, seat_list = context["sitting"], context["seats"]
     timeouts = [{"seat": seat_list[data["seat"] - 1], "at": datetime.datetime.fromisoformat(data["deadline"]),
                  "label": labels.TIMEOUT_CONSEQUENCES.get(data["consequence"], "")}

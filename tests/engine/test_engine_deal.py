@@ -27,7 +27,7 @@ from engine_handbuilt import (
     play_moves,
 )
 from engine_oracle import RefDeal, norm
-from scoring.engine import IllegalMove, RulesError, Tile
+from scoring.engine import TILES, IllegalMove, RulesError, Tile
 from scoring.engine.deal import Deal, Move, deal_hands, pair_of
 from scoring.engine.tiles import tiles_of
 
@@ -714,3 +714,25 @@ def test_copy_is_independent():
     other.play("1-2")
     assert deal.ends == (1, 3) and other.ends == (2, 3)
     assert snapshot(fish_deal(upto=3)) == snapshot(deal)
+
+
+def test_a_refusal_concealed_names_no_tile_of_the_hand_but_the_one_sent():
+    """Issue 18: refusals shown to someone who may not see the hand (HandError.concealed) do not
+    list the playable tiles, and read the same for a tile held that does not fit and a tile not
+    held, so that trying tile by tile rebuilds nothing; the detailed message stays for the referee."""
+    tiles = [str(t) for t in TILES]
+    hands = [tiles[0:7], tiles[7:14], tiles[14:21], tiles[21:28]]
+    deal = Deal(hands, 1)
+    with pytest.raises(IllegalMove) as false_pass:
+        deal.pass_turn()
+    assert "0-0" in str(false_pass.value)  # the engine's own message lists them
+    assert not re.search(r"\b[0-6]-[0-6]\b", str(false_pass.value.concealed()))
+    deal.play("0-0")
+    answers = {}
+    for tile in ("2-1", "3-3"):  # seat 2 holds 2-1, which does not fit 0|0; 3-3 is seat 3's
+        with pytest.raises(IllegalMove) as refused:
+            deal.play(tile)
+        concealed = str(refused.value.concealed())
+        assert re.findall(r"\b[0-6]-[0-6]\b", concealed) == [tile]
+        answers[tile] = concealed.replace(tile, "T")
+    assert answers["2-1"] == answers["3-3"]

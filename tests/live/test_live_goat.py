@@ -4,6 +4,7 @@ bazaar, played tile by tile, drawing when nothing fits, to the end of the sittin
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -78,8 +79,9 @@ def test_the_game_is_played_to_its_end_with_draws_from_the_bazaar(goat, frozen):
         frozen.advance(1)
         if mine["legal"]:
             if not refused and table["current"]["bazaar"]:
-                with pytest.raises(ValidationError, match="playable tile"):
+                with pytest.raises(ValidationError, match="a tile of his hand fits") as no_draw:
                     play.draw(actor, pid, turn)  # a tile fits: no draw
+                assert not re.search(r"\b[0-6]-[0-6]\b", str(no_draw.value))  # and none is named (issue 18)
                 refused += 1
             move = mine["legal"][0]
             play.move(actor, pid, turn, tile=move["tile"], end=move.get("end"))
@@ -130,7 +132,7 @@ def test_the_draw_endpoint(goat, client):
     url = f"/api/partitions/{pid}/live/draw/"
     # The leader holds his lead: he may not draw; another seat's phone is refused.
     answer = client.post(url, {"turn": turn}, content_type="application/json", HTTP_X_SEAT_TOKEN=tokens[seat])
-    assert answer.status_code == 400 and "имея подходящую фишку" in answer.json()["detail"]
+    assert answer.status_code == 400 and "у него есть подходящая фишка" in answer.json()["detail"]
     other = seat % 3 + 1
     answer = client.post(url, {"turn": turn}, content_type="application/json", HTTP_X_SEAT_TOKEN=tokens[other])
     assert answer.status_code in (401, 403)  # not signed in, not his seat

@@ -11,6 +11,8 @@ each is refused, and nothing changes. Then the south's own person who may take t
 from __future__ import annotations
 
 import datetime
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,7 +24,8 @@ from django.test import Client
 from scoring import protocols
 from scoring.protocols import signing
 from scoring import services as recording
-from scoring.models import Confirmation, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
+from scoring import engine
+from scoring.models import Confirmation, HandLook, LiveEvent, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions, services
 from tournaments import tours
 from tournaments.models import (Bye, Entry, Pair, PinFailures, Player, Role, SitOut, Table, Tour, Tournament)
@@ -233,6 +236,9 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: protocols.issue_tour_protocol(u, s.tour1.pk, base_url=BASE_URL), "chief"),
     "issue the final protocol": Action(
         lambda u, s: protocols.issue_final_protocol(u, s.tournament.pk, base_url=BASE_URL), "chief"),
+    # -- the hands of a deal in play (every route: test_who_may_see_a_hand_over_every_route)
+    "see the hands of a deal in play": Action(
+        lambda u, s: _allowed(permissions.may_see_hands(u, s.table2)), "ref"),
     # -- a table's protocol: the staff and the table's players
     "read a table's protocol": Action(
         lambda u, s: permissions.require_read_partition_protocol(u, s.table1), "account",
@@ -326,7 +332,7 @@ def test_the_action_list_asks_every_question_of_permissions_py():
         "visible_tours", "require_manage", "require_staff", "require_create", "refereeing_all", "refereed_tables",
         "is_own_player", "can_edit_player", "can_set_pin", "require_edit_player", "require_set_pin",
         "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players",
-        "require_referee_all"}
+        "require_referee_all", "may_see_hands"}
     defined = {name for name, value in vars(permissions).items()
                if callable(value) and getattr(value, "__module__", "") == permissions.__name__
                and not name.startswith("_")}
@@ -367,3 +373,65 @@ def test_creating_a_tournament_needs_the_federations_right(world):
         with pytest.raises(PermissionDenied):
             permissions.require_create(who)
     assert permissions.can_create_tournament(world.north.org)
+
+
+# -- who may see a hand ----------------------------------------------------------------------------
+
+TILES = [str(t) for t in engine.TILES]
+IN_PLAY = {"1": TILES[0:7], "2": TILES[7:14], "3": TILES[14:21], "4": TILES[21:28]}
+TILE = re.compile(r"\b[0-6]-[0-6]\b")
+
+
+def _deal_in_play(side: Side) -> int:
+    """Table 2 of ``side``, its protocol typed in by its referee up to a deal in play (a finished
+    deal in summary form, then the hands of the next): version 1, and version 2 a warning."""
+    pk = side.table2.partition.pk
+    recording.import_protocol(side.ref, pk, {
+        "format": "domino-protocol/1", "first_leader": 1,
+        "deals": [{"end": "domino", "seat": 1, "pips": {"A": 10, "B": 20}}, {"hands": IN_PLAY, "moves": []}]})
+    recording.record(side.ref, pk, "violation", {"seat": 2, "code": "conduct"})
+    return pk
+
+
+def _routes(side: Side, pk: int) -> dict[str, Callable]:
+    """Every door to a table's state, old versions included: (api client, page client) -> answer."""
+    sheet = f"/en/tournaments/{side.slug}/tours/1/tables/2/sheet/"
+    return {
+        "export": lambda c, p: c.get(f"/api/partitions/{pk}/export/"),
+        "export of version 1": lambda c, p: c.get(f"/api/partitions/{pk}/export/?version=1"),
+        "the table, version 1": lambda c, p: c.get(f"/api/partitions/{pk}/?version=1"),
+        "changes": lambda c, p: c.get(f"/api/partitions/{pk}/changes/"),
+        "protocol.json of version 1": lambda c, p: p.get(sheet + "protocol.json?version=1"),
+        "the sheet": lambda c, p: p.get(sheet),
+        "version 1's page": lambda c, p: p.get(sheet + "history/1/"),
+        "the protocol's page": lambda c, p: p.get(f"/en/tournaments/{side.slug}/tours/1/tables/2/protocol/"),
+    }
+
+
+def _shows_a_hand(response) -> bool:
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return set(TILE.findall(body.decode())) >= set(IN_PLAY["1"])
+
+
+@pytest.mark.parametrize(("attacker", "victim"), DIRECTIONS)
+def test_who_may_see_a_hand_over_every_route(world, attacker, victim):
+    """During a deal only the table's referee (who typed the hands in) and the chief referee see
+    them, wherever they look; the other tournament's staff, the organiser, the players' accounts,
+    an outsider and a visitor get a refusal or the table as its last finished deal left it."""
+    home, target = world.side(attacker), world.side(victim)
+    pk = _deal_in_play(target)
+    routes = _routes(target, pk)
+    others = [actor(world, home, role) for role in ACTORS] + [target.org, target.account]
+    for who in others:
+        for name, route in routes.items():
+            response = route(api(who), _page_client(who))
+            assert not (response.status_code == 200 and _shows_a_hand(response)), (who, name)
+    assert not HandLook.objects.exists()
+    # The stream sends every event as stored (the replay reads them back): what the public sees.
+    streamed = json.dumps(list(LiveEvent.objects.filter(partition_id=pk).values_list("data", flat=True)))
+    assert not TILE.search(streamed)
+    for who in (target.ref, target.chief):
+        for name in ("export", "export of version 1", "protocol.json of version 1"):
+            response = routes[name](api(who), _page_client(who))
+            assert response.status_code == 200 and _shows_a_hand(response), (who, name)
+        assert HandLook.objects.filter(partition_id=pk, user=who, deal=2).exists()

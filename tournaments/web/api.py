@@ -197,12 +197,13 @@ class ApiViewSet(viewsets.GenericViewSet):
 
     schema = ApiSchema()
 
-    def page(self, queryset: QuerySet, serializer_class=None) -> Response:
-        """One page of ``queryset`` (:class:`.pagination.Pagination`), serialized."""
+    def page(self, queryset: QuerySet, serializer_class=None, **context: Any) -> Response:
+        """One page of ``queryset`` (:class:`.pagination.Pagination`), serialized (``context``
+        added to the serializer's)."""
         serializer_class = serializer_class or self.get_serializer_class()
         items = self.paginate_queryset(queryset)
         return self.get_paginated_response(
-            serializer_class(items, many=True, context=self.get_serializer_context()).data)
+            serializer_class(items, many=True, context={**self.get_serializer_context(), **context}).data)
 
 
 def valid(serializer_class, data, **kwargs) -> dict:
