@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 import builders
 from builders import user
 from livetools import Clock, goat_table, live_tour, login, seated
-from scoring import engine, services
+from scoring import engine, pipeline, services
 from scoring.live import clock, play
 from scoring.models import HandLook, LiveTable, Partition
 from tournaments import services as tournament_services
@@ -41,7 +41,7 @@ def frozen():
 
 @pytest.fixture(autouse=True)
 def no_timers(monkeypatch):
-    monkeypatch.setattr(play, "send_timer", lambda *args: None)
+    monkeypatch.setattr(pipeline, "send_timer", lambda *args: None)
 
 
 def turn(pk: int) -> int:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from livetools import PIN, Clock, live_tour
-from scoring import protocols
+from scoring import pipeline, protocols
 from scoring.live import clock, play
 from scoring.models import SeatHolder
 
@@ -35,7 +35,7 @@ def frozen():
 @pytest.fixture
 def table(frozen, monkeypatch):
     """A digital table whose tour has started, nobody seated yet."""
-    monkeypatch.setattr(play, "send_timer", lambda *args: None)
+    monkeypatch.setattr(pipeline, "send_timer", lambda *args: None)
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     return world
