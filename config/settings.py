@@ -316,9 +316,13 @@ CLOCK_OUTAGE_SECONDS = env_int("CLOCK_OUTAGE_SECONDS", 30)
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
 # limit up to this (tournaments.web.uploads.upload_limit); a request body over its page's limit is a 413
-# before it is read. Other requests: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the
-# whole body.
+# before it is read (under ASGI, counted as it arrives: chunked bodies too). Other requests:
+# Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the whole body.
 UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 20 * 1024 * 1024)
+# A request must arrive whole within this: its headers (config.server, uvicorn's protocol under
+# gunicorn), then its body (tournaments.web.uploads.BoundedBodies). A connection that trickles
+# its request in byte by byte would otherwise be held open for ever.
+REQUEST_READ_TIMEOUT_SECONDS = env_float("REQUEST_READ_TIMEOUT_SECONDS", 10.0)
 # A CSV file of pairs: its size and its lines of pairs. The import holds the tournament's row
 # lock while it registers them, some 12 ms a pair on PostgreSQL: 1,000 pairs take 12 s.
 CSV_IMPORT_MAX_SIZE = env_int("CSV_IMPORT_MAX_SIZE", 1024 * 1024)
