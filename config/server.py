@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-from uvicorn_worker import UvicornWorker
+from uvicorn_worker import UvicornWorker  # type: ignore[import-untyped]
 
 
 class TimedHttpToolsProtocol(HttpToolsProtocol):

@@ -129,7 +129,7 @@ class BoundedBodies:
     """ASGI middleware: a request's body is read up to its view's limit and within
     ``REQUEST_READ_TIMEOUT_SECONDS``, and no further (see the module's text)."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]):
+    def __init__(self, app: Callable[..., Awaitable[None]]):
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
