@@ -1,5 +1,6 @@
 """Hostile request bodies and slow requests: a body is read up to its page's limit and no further,
-chunked or not, and a request that trickles in is cut off (README, Configuration, "Limits").
+chunked or not, and a request that trickles in is cut off (README, Configuration, "Limits"); what
+people type holds no control character, and a CSV's bad header is named briefly.
 
 The ASGI application is called directly, with a client (``receive``) that counts what is taken
 from it; the headers' deadline, which belongs to the web server, is tried on the real server.
@@ -19,8 +20,13 @@ import time
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
+from rest_framework.test import APIClient
 
+from builders import tournament, user
 from config.asgi import application
+from tournaments import services
+from tournaments.models import Player, Tournament
 from tournaments.web.uploads import MULTIPART_ALLOWANCE, REFUSED, TOO_LARGE, BoundedBodies
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -225,3 +231,54 @@ def test_a_content_length_past_the_limit_is_answered_before_the_body_is_sent(ser
                   b"Content-Length: 100000000\r\n\r\n" + b"{" * 1000)
         answer = s.recv(65536)
     assert answer.startswith(b"HTTP/1.1 413 ")
+
+
+# -- what people type: control characters, and a CSV header of thousands of columns ----------------
+
+CONTROL_MESSAGE = "The text contains a control character ({}), which cannot be stored: type it again without it."
+
+
+@pytest.fixture
+def organiser(db):
+    return user("org", superuser=True)
+
+
+def api(who) -> APIClient:
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_authenticate(who)
+    return client
+
+
+@pytest.mark.parametrize("char", ["\x07", "\x1b", "\t", "\n", "\x7f", "\x85", "\x9b"])
+def test_a_name_with_a_control_character_is_refused_and_nothing_is_stored(organiser, char):
+    cup = tournament(organiser)
+    code = f"U+{ord(char):04X}"
+    with pytest.raises(ValidationError) as refused:
+        services.update_tournament(organiser, cup, venue=f"Казань{char}[31m")
+    assert refused.value.message_dict == {"venue": [CONTROL_MESSAGE.format(code)]}
+    response = api(organiser).post(f"/api/tournaments/{cup.slug}/pairs/",
+                                   {"first": {"last_name": "Иванов", "club": f"Ры{char}ба"},
+                                    "second": {"last_name": "Петров"}}, format="json")
+    assert response.status_code == 400 and CONTROL_MESSAGE.format(code) in json.dumps(response.json(), ensure_ascii=False)
+    response = api(organiser).patch(f"/api/tournaments/{cup.slug}/", {"name": f"Куб{char}ок"}, format="json")
+    assert response.status_code == 400 and response.json()["errors"]["name"] == [CONTROL_MESSAGE.format(code)]
+    assert not Player.objects.exists() and Tournament.objects.get().name == "Кубок клуба"
+
+
+def test_a_csv_line_with_a_control_character_is_refused_naming_its_line(organiser):
+    cup = tournament(organiser)
+    data = "last_name_1;last_name_2;federation_id_2\nИванов;Петров;RU-1\nСидоров;Козлов;RU\x1b[2J\n".encode()
+    report = services.import_pairs_csv(organiser, cup, data)
+    assert report.created == 0 and report.errors == ((3, CONTROL_MESSAGE.format("U+001B")),)
+    assert not Player.objects.exists()
+
+
+def test_a_csv_header_of_fifty_thousand_unknown_columns_gets_a_short_answer(organiser):
+    cup = tournament(organiser)
+    header = ";".join(["last_name_1", "last_name_2", "x" * 1000] + [f"c{n}" for n in range(50_000)])
+    response = api(organiser).generic("POST", f"/api/tournaments/{cup.slug}/pairs/import/",
+                                      (header + "\nИванов;Петров\n").encode(), content_type="text/csv")
+    assert response.status_code == 400
+    assert response.json()["errors"]["lines"] == [
+        {"line": 1, "message": f"unknown columns: {'x' * 39}…, c0, c1, c2, c3 and 49996 more"}]
+    assert len(response.content) < 1000
