@@ -207,14 +207,14 @@ def trickle(port: int, head: bytes, byte_by_byte: bytes) -> tuple[bytes, float]:
 def test_a_connection_that_sends_nothing_is_closed_at_the_deadline(server):
     with socket.create_connection(("127.0.0.1", server), timeout=WAIT) as s:
         started = time.monotonic()
-        assert s.recv(100) == b"" and time.monotonic() - started < 3
+        assert s.recv(100) == b"" and time.monotonic() - started < 5
 
 
 @pytest.mark.parametrize("head", [b"", b"GET /api/ HTTP/1.1\r\n"], ids=["request line", "headers"])
 def test_a_request_that_trickles_in_is_cut_off_at_the_deadline(server, head):
     headers = b"GET /api/ HTTP/1.1\r\nX-Slow: " if not head else b"X-Slow: "
     answer, closed_after = trickle(server, head, headers + b"a" * 100)  # 10 s and more of headers
-    assert answer == b"" and closed_after < 3
+    assert answer == b"" and closed_after < 5
 
 
 def test_a_body_that_trickles_in_is_answered_408_and_cut_off(server):
@@ -222,7 +222,7 @@ def test_a_body_that_trickles_in_is_answered_408_and_cut_off(server):
             b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n")
     answer, closed_after = trickle(server, head, b"a" * 100)
     assert answer.startswith(b"HTTP/1.1 408 ") and b"connection: close" in answer.lower()
-    assert b"did not arrive in time (1 s)" in answer and closed_after < 3
+    assert b"did not arrive in time (1 s)" in answer and closed_after < 5
 
 
 def test_a_content_length_past_the_limit_is_answered_before_the_body_is_sent(server):
