@@ -194,7 +194,9 @@ class Services:
         self.env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
                     "DJANGO_SETTINGS_MODULE": "livesettings", "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
                     "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1", "VAR_DIR": str(self.dir),
-                    "SECRET_KEY": "bench-live-" + "x" * 50, "CELERY_TASK_DEFAULT_QUEUE": "bench-live"}
+                    "SECRET_KEY": "bench-live-" + "x" * 50, "CELERY_TASK_DEFAULT_QUEUE": "bench-live",
+                    # Every spectator connects from this host: one address.
+                    "LIVE_STREAMS_PER_ADDRESS": "100000"}
         self.env.pop("HTTPS", None)
         self.web: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None

@@ -11,6 +11,10 @@ played at random, then:
 2. starts ``--workers`` Celery worker processes (one process each) on a queue of their own, with
    the configured broker (Redis when REDIS_URL is set, else the filesystem broker), and times
    ``start_tour_batch`` of the tour until its ZIP is ready.
+
+``--sizes`` instead issues the tour protocol and the final protocol of that event, the largest
+documents the system issues, and prints their sizes: the verification page's upload limit
+(``UPLOAD_MAX_SIZE``) is set from them.
 """
 
 from __future__ import annotations
@@ -38,12 +42,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=128)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--sizes", action="store_true", help="print the sizes of the largest documents only")
     args = parser.parse_args()
     setup_django(args.database_url)
     from django.db import connection
     slug = f"bench-protocols-{args.tables}"
     from tournaments.models import Tournament
     tournament = Tournament.objects.filter(slug=slug).first() or build(slug, args.tables)
+    if args.sizes:
+        largest_documents(tournament)
+        return
     print(f"{connection.vendor}, {args.tables} tables, broker {broker()}")
     one_partition(tournament, args.runs)
     whole_tour(tournament, args.workers)
@@ -66,7 +74,8 @@ def build(slug: str, tables: int):
     from scoring import engine
     from scoring.engine.simulate import play_random_partition
     from scoring.models import Partition, PartitionChange
-    from scoring.services import _store, result_summary
+    from scoring.models import result_summary
+    from scoring.services import store_state
     from tournaments import services
     from tournaments import tours
     from tournaments.models import Entry, Pair, Player
@@ -98,7 +107,7 @@ def build(slug: str, tables: int):
         else:
             game = play_random_partition(rules, seed=seed)
         before = result_summary(partition)
-        _store(partition, game)
+        store_state(partition, game)
         partition.version = 1
         partition.save()
         PartitionChange.objects.create(partition=partition, version=1, action="import", data={}, user=user,
@@ -136,6 +145,21 @@ def one_partition(tournament, runs: int) -> None:
         print(f"partition protocol ({label}, {partition.deals} deals, {len(signed) // 1024} KiB): render and sign "
               f"median {total * 1000:.0f} ms (sheet and HTML {sheet_t * 1000:.0f}, WeasyPrint {pdf_t * 1000:.0f}, "
               f"signature {sign_t * 1000:.0f}), max {max(p[0] for p in phases) * 1000:.0f} ms over {runs} runs")
+
+
+def largest_documents(tournament) -> None:
+    from django.contrib.auth import get_user_model
+
+    from scoring import protocols
+
+    user = get_user_model().objects.get(username="bench")
+    tour = tournament.tours.get(number=1)
+    for label, document in (
+            ("tour protocol", protocols.issue_tour_protocol(user, tour.pk, base_url="https://domino.example.org")),
+            ("final protocol", protocols.issue_final_protocol(user, tournament.pk,
+                                                             base_url="https://domino.example.org"))):
+        print(f"{label} of {tournament.pairs.count()} pairs: {document.size} bytes ({document.size / 1024:.0f} KiB), "
+              f"{bytes(document.pdf).count(b' obj')} objects")
 
 
 def whole_tour(tournament, workers: int) -> None:

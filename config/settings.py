@@ -191,10 +191,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Protocol PINs: this many wrong PINs typed for a player on one login's device lock his PIN on
-# that login for this many minutes (counted in the database: tournaments.models.PinFailures).
+# PINs (a phone taking a seat, a protocol confirmed on the referee's device; tournaments.pins):
+# this many wrong PINs for a player from one device, or from one address, lock his PIN there for
+# this many minutes; from PIN_PLAYER_ALERT_LIMIT wrong PINs for him within an hour, from anywhere,
+# his tries are taken one per PIN_SLOW_SECONDS and his referees alerted.
 PIN_FAILURE_LIMIT = env_int("PIN_FAILURE_LIMIT", 5)
 PIN_LOCK_MINUTES = env_int("PIN_LOCK_MINUTES", 15)
+PIN_PLAYER_ALERT_LIMIT = env_int("PIN_PLAYER_ALERT_LIMIT", 20)
+PIN_SLOW_SECONDS = env_int("PIN_SLOW_SECONDS", 30)
 
 # Wrong passwords (django-axes; config/auth.py): this many failed sign-ins of one login from one
 # address lock that login out from that address for this many minutes, the right password
@@ -301,6 +305,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Live screens (scoring/live/): events older than this are forgotten; a screen that missed more
 # reloads.
 LIVE_EVENTS_KEPT_HOURS = env_int("LIVE_EVENTS_KEPT_HOURS", 48)
+# What one stream may cost (README, "Push"): a screen further back than this many events gets a
+# reset with the tables' state instead of a replay; a process reads this many replays at once;
+# one client address holds this many streams open (a hall's phones may share one address).
+LIVE_REPLAY_MAX_EVENTS = env_int("LIVE_REPLAY_MAX_EVENTS", 500)
+LIVE_REPLAY_CONCURRENCY = env_int("LIVE_REPLAY_CONCURRENCY", 4)
+LIVE_STREAMS_PER_ADDRESS = env_int("LIVE_STREAMS_PER_ADDRESS", 500)
 
 # -- live tables (README, "Live tables") --------------------------------------------------------
 # Network delay not charged to a move: a move is charged from its turn's start to its arrival,
@@ -317,8 +327,18 @@ JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
 # limit up to this (tournaments.web.uploads.upload_limit); a request body over its page's limit is a 413
 # before it is read (under ASGI, counted as it arrives: chunked bodies too). Other requests:
-# Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the whole body.
-UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 20 * 1024 * 1024)
+# Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the whole body. The default is the largest document the system issues with a wide margin: the tour
+# protocol of 512 tables (1,024 pairs) weighs 507 KiB (README, Protocols; bench/protocols.py --sizes).
+UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 2 * 1024 * 1024)
+# Verifying an uploaded PDF (scoring.protocols.pdfcheck): its signatures are read in a child
+# process limited to this CPU time, address space and wall time; at most VERIFY_CONCURRENCY
+# children at once in each web process (a further upload waits up to VERIFY_SECONDS for one);
+# at most VERIFY_PER_ADDRESS_PER_MINUTE files from one address a minute (counted in the database).
+VERIFY_CPU_SECONDS = env_int("VERIFY_CPU_SECONDS", 5)
+VERIFY_MEMORY_MB = env_int("VERIFY_MEMORY_MB", 256)
+VERIFY_SECONDS = env_int("VERIFY_SECONDS", 10)
+VERIFY_CONCURRENCY = env_int("VERIFY_CONCURRENCY", 2)
+VERIFY_PER_ADDRESS_PER_MINUTE = env_int("VERIFY_PER_ADDRESS_PER_MINUTE", 10)
 # A request must arrive whole within this: its headers (config.server, uvicorn's protocol under
 # gunicorn), then its body (tournaments.web.uploads.BoundedBodies). A connection that trickles
 # its request in byte by byte would otherwise be held open for ever.

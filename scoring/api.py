@@ -32,7 +32,7 @@ from tournaments.web.parsers import JSONParser
 from tournaments import permissions
 from tournaments.models import Player
 
-from . import engine, serializers, services
+from . import engine, pipeline, serializers, services, storage
 from .models import Partition
 
 SEATS = ("seat1", "seat2", "seat3", "seat4")
@@ -221,7 +221,7 @@ class PartitionViewSet(ApiViewSet):
 
     def get_object(self) -> Partition:
         pk = self.kwargs["pk"]
-        partition = next(iter(Partition.objects.select_related("table__tour__tournament").filter(pk=pk)), None)
+        partition = next(iter(Partition.objects.select_related("table__tour__tournament", "live").filter(pk=pk)), None)
         tour = partition.table.tour if partition is not None else None
         user = self.request.user
         if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
@@ -248,13 +248,13 @@ class PartitionViewSet(ApiViewSet):
                 "address": client_address(self.request)}
 
     def handle_exception(self, exc):
-        if isinstance(exc, services.Conflict):
+        if isinstance(exc, storage.Conflict):
             return Response({"detail": str(exc), "current_version": exc.current_version},
                             status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 
     def retrieve(self, request, pk):
-        partition = self.get_object()
+        partition = pipeline.caught_up(self.get_object())
         return self._answer(partition, self._version(partition, self._query().get("version")))
 
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])

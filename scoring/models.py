@@ -177,6 +177,10 @@ class LiveTable(models.Model):
     # No-show: seats checked in, and the deadline (the tour's start plus no_show_minutes).
     present = models.JSONField(default=list)
     no_show_deadline = models.DateTimeField(_("no-show deadline"), null=True, blank=True)
+    # A fault: the table's clocks could not be recorded (scoring.pipeline); the sweep leaves it
+    # alone and the chief referee sees it until a change of the table clears it.
+    fault = models.CharField(_("fault"), max_length=500, blank=True)
+    fault_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -212,15 +216,13 @@ class ClockLapse(models.Model):
 class SeatHolder(models.Model):
     """The device holding a seat of a digital table: a random token (kept hashed) given when the
     player scanned the table's code and typed his PIN. One device per seat; the referee releases
-    it. Wrong PINs are counted here, per seat."""
+    it. Wrong PINs are counted by tournaments.pins."""
 
     partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="seat_holders")
     seat = models.PositiveSmallIntegerField()
     token_hash = models.CharField(max_length=64, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     address = models.GenericIPAddressField(null=True, blank=True)
-    failures = models.PositiveSmallIntegerField(default=0)
-    locked_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["partition", "seat"], name="seat_holder_once"),
@@ -369,6 +371,20 @@ class ProtocolDocument(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.code}"
+
+
+class VerificationCount(models.Model):
+    """PDFs sent to the verification page from one address in one minute, at most
+    ``VERIFY_PER_ADDRESS_PER_MINUTE``: counted in the database, so every process counts the same
+    (scoring.protocols.verification)."""
+
+    address = models.CharField(max_length=64)
+    minute = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["address", "minute"], name="verification_count_once")]
+        indexes = [models.Index(fields=["minute"])]  # the purge of past minutes
 
 
 class ProtocolBatch(models.Model):

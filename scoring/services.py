@@ -1,82 +1,32 @@
-"""Recording partitions: one service function per operation, with its transaction, its lock and
-its permission check inside. Views, the API and tasks call these.
+"""Recording partitions on the score sheet: one service function per operation (a line of the
+sheet, an import, a correction, an annulment), with its permission check inside. Views, the API and
+tasks call these.
 
-Every change goes through :func:`_change`: it locks the partition row, checks the version the
-client saw (a stale version is a :class:`Conflict`, never a lost update), returns the stored
-change for a retried idempotency key, applies the operation to the rules engine (which computes
-every total; an engine error is refused with its message and nothing is stored), appends a
-:class:`~scoring.models.PartitionChange` with who, when, from where, before and after, and
-announces the change to live screens (:func:`scoring.live.events.announce`: one numbered event,
-published once committed).
+Every change goes through the one pipeline of every change of a table
+(:func:`scoring.pipeline.change`, through :func:`_sheet`): it locks the partition row, checks the
+version the client saw (a stale version is a :class:`~scoring.storage.Conflict`, never a lost
+update), returns the stored change for a retried idempotency key, catches a live table's clocks
+up, applies the operation to the rules engine (which computes every total; an engine error is
+refused with its message and nothing is stored), appends a
+:class:`~scoring.models.PartitionChange` with who, when, from where, before and after (and the
+whole state), brings a live table's clocks in line with what the engine now says, and announces
+the change to live screens.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.web import jsonreader
 from scoring import engine
 from scoring.engine.protocol import FORMAT as PROTOCOL_FORMAT
-from tournaments.models import Tour
 from tournaments.permissions import can_referee, can_referee_all
 
-from .live import events
-from .models import Partition, PartitionChange, SeatResult, result_summary
-
-
-class Conflict(Exception):
-    """The partition changed since the client read it: reload and record again."""
-
-    def __init__(self, current_version: int):
-        self.current_version = current_version
-        super().__init__(_("The partition was changed by someone else (it is now at version %(version)s): "
-                           "reload it and record again.") % {"version": current_version})
-
-
-def engine_partition(partition: Partition) -> engine.Partition:
-    """The engine's partition for a stored one (a new one under the tournament's regulations).
-    A table of Goat, Sea Goat or points has none: its sitting is :func:`sitting_at`."""
-    if partition.engine_cache is not None and partition.engine_cache[0] == partition.version:
-        return partition.engine_cache[1]
-    if partition.state and "games" not in partition.state:
-        # Our own stored state: its snapshots are trusted, no replay of the moves.
-        return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
-    rules = partition.table.tour.tournament.rules
-    if rules.is_goat:
-        raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
-    if rules.plays_sittings:
-        raise ValidationError(_("This table plays a points game: enter the points of each deal."))
-    return engine.Partition(rules)
-
-
-def store_state(partition: Partition, game: engine.Partition) -> None:
-    """Copy the engine's state and result into the row (not saved)."""
-    decision = game.decision
-    partition.state = game.to_dict()
-    # The deal in play is kept apart (a live move rewrites it alone) and read back by replaying its
-    # few moves: the snapshot of it in the state would go stale at the next move.
-    partition.current = partition.state.pop("current")
-    partition.state.get("snapshot", {})["current"] = None
-    partition.points_a, partition.points_b = game.totals
-    partition.penalties_a = sum(1 for p in game.penalties if p.pair == "A")
-    partition.penalties_b = sum(1 for p in game.penalties if p.pair == "B")
-    partition.deals = len(game.deals)
-    partition.winner = (decision.winner or "") if decision else ""
-    partition.reason = decision.reason if decision else ""
-    now = timezone.now()
-    if decision is not None:
-        partition.status = Partition.Status.FINISHED
-        partition.finished_at = partition.finished_at or now
-    else:
-        partition.status = Partition.Status.PLAYING
-        partition.finished_at = None
-    partition.started_at = partition.started_at or now
+from .models import Partition, result_summary
+from .pipeline import Actor, Check, Step, change
+from .storage import check_deal_count, engine_error, engine_partition, engine_sitting, sitting_at
 
 
 # Operations of the score sheet: name -> (what it does to the engine's partition). Their data
@@ -97,95 +47,30 @@ OPERATIONS: dict[str, Callable[[engine.Partition, Mapping[str, Any]], Any]] = {
 CHIEF_ONLY = {"annul", "forfeit"}
 
 
-def _change(user, partition_id: int, action: str, data: Mapping[str, Any], apply: Callable[[Partition], None], *,
-            version: int | None, idempotency_key: str, address: str | None, reason: str = "",
-            chief: bool = False) -> Partition:
-    key = (idempotency_key or "").strip()
-    if len(key) > 100:
-        raise ValidationError(_("An idempotency key has at most 100 characters."))
-    try:
-        # What is stored: the database may not take it (PostgreSQL stores no NUL character).
-        jsonreader.check({"data": data, "reason": reason, "key": key})
-    except jsonreader.JsonError as error:
-        raise ValidationError(str(error)) from None
-    with transaction.atomic():
-        partition = (Partition.objects.select_for_update(of=("self",))
-                     .select_related("table__tour__tournament").get(pk=partition_id))
-        table = partition.table
-        allowed = can_referee_all(user, table.tour.tournament) if chief else can_referee(user, table)
-        if not allowed:
+def _may(chief: bool) -> Check:
+    """Who may record a line: the table's referee, or (``chief``) the chief referee."""
+    def check(step: Step) -> None:
+        table = step.partition.table
+        user = step.actor.user
+        if not (can_referee_all(user, table.tour.tournament) if chief else can_referee(user, table)):
             raise PermissionDenied(_("Only the chief referee may do this.") if chief
                                    else _("Only the referee of this table may record it."))
-        if key:
-            done = partition.changes.filter(idempotency_key=key).first()
-            if done is not None:
-                if done.action != action or done.data != dict(data):
-                    raise ValidationError(_("This idempotency key was already used for another change."))
-                return partition  # applied once already: the retry gets the current partition
-        if version is not None and version != partition.version:
-            raise Conflict(partition.version)
-        if table.tour.status == Tour.Status.DRAFT:
-            raise ValidationError(_("The tour is not published yet."))
-        before = result_summary(partition)
-        apply(partition)
-        partition.version += 1
-        partition.save()
-        append(partition, action, data, user=user, address=address, before=before, reason=reason, key=key)
-        # Last: the event's counter lock is held from here to the commit (scoring.live.events).
-        events.announce(partition, action, result_summary(partition))
-    return partition
+    return check
 
 
-def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, address: str | None,
-           before: Mapping[str, Any], reason: str = "", key: str = "", keep_state: bool = True) -> PartitionChange:
-    """The last step of every change, inside its transaction, the partition row locked and its
-    new version saved: the audit entry (who, when, from where, what, the result before and after;
-    the engine's state after it unless ``keep_state`` is off, as for a live move, whose deal is in
-    ``data``), and the tour's status when the partition's changed."""
-    try:
-        change = PartitionChange.objects.create(
-            partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
-            user=user if user is not None and user.is_authenticated else None, address=address,
-            idempotency_key=key, before=dict(before), after=result_summary(partition),
-            # Without the snapshot, derived and as large as the rest: an old version is replayed.
-            state=({**{k: v for k, v in partition.state.items() if k != "snapshot"}, "current": partition.current}
-                   if keep_state and partition.state else None))
-    except IntegrityError:
-        # Two retries with one key at the same instant: the row lock makes this unreachable on
-        # PostgreSQL, but a unique constraint is the guarantee. The whole change rolls back.
-        raise Conflict(partition.version - 1) from None
-    if before.get("status") != partition.status:
-        # Locks the tour's row: only when a partition starts or ends, never on every move.
-        _update_tour(partition.table.tour)
-    return change
+def _sheet(user, partition_id: int, action: str, data: Mapping[str, Any], act: Callable[[Step], None], *,
+           version: int | None, idempotency_key: str, address: str | None, reason: str = "",
+           chief: bool = False) -> Partition:
+    """One change of the score sheet through the pipeline: ``act`` changes the engine's state of
+    the locked table, recorded as ``action`` with the whole state kept in its audit entry."""
+    key = (idempotency_key or "").strip()
 
+    def run(step: Step) -> None:
+        act(step)
+        step.record(action, data, full=True, reason=reason, key=key)
 
-def _update_tour(tour: Tour) -> None:
-    """A tour runs from its first recorded change and is finished when all its partitions are."""
-    # NO KEY UPDATE: the live events other changes are inserting meanwhile reference this row
-    # (a KEY SHARE lock), and must not wait for it while they hold the event counter.
-    tour = Tour.objects.select_for_update(no_key=True).get(pk=tour.pk)
-    partitions = Partition.objects.filter(table__tour=tour)
-    status = tour.status
-    if not partitions.exclude(status=Partition.Status.FINISHED).exists():
-        status = Tour.Status.FINISHED
-    elif partitions.exclude(status=Partition.Status.SCHEDULED).exists():
-        status = Tour.Status.RUNNING
-    if status != tour.status:
-        tour.status = status
-        tour.save(update_fields=["status"])
-
-
-def _check_deal_count(deals: int) -> None:
-    """Refuse a partition of more deals than PARTITION_MAX_DEALS: no real one comes near it, and
-    every change replays the partition from its first event."""
-    if deals > settings.PARTITION_MAX_DEALS:
-        raise ValidationError(_("A partition has at most %(count)s deals.") % {"count": settings.PARTITION_MAX_DEALS})
-
-
-def engine_error(error: engine.RulesError) -> ValidationError:
-    """The engine's refusal, in the user's language."""
-    return ValidationError(error.translate(_))
+    return change(partition_id, Actor(user, address=address), _may(chief), run, version=version, key=key,
+                  action=action, data=data, reason=reason)
 
 
 def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
@@ -201,21 +86,16 @@ def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, ver
     if not isinstance(data, Mapping):
         raise ValidationError(_("The data of an action must be an object."))
 
-    def apply(partition: Partition) -> None:
-        if partition.is_finished:
+    def act(step: Step) -> None:
+        if step.partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
                                     "giving a reason."))
         if action == "deal":
-            _check_deal_count(partition.deals + 1)
-        game = engine_partition(partition)
-        try:
-            operation(game, data)
-        except engine.RulesError as error:
-            raise engine_error(error) from None
-        store_state(partition, game)
+            check_deal_count(step.partition.deals + 1)
+        operation(step.game, data)
 
-    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
-                   address=address, chief=action in CHIEF_ONLY)
+    return _sheet(user, partition_id, action, data, act, version=version, idempotency_key=idempotency_key,
+                  address=address, chief=action in CHIEF_ONLY)
 
 
 def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
@@ -229,7 +109,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     if not isinstance(document, Mapping):
         raise ValidationError(_("A protocol must be a JSON object."))
     if isinstance(document.get("deals"), list):
-        _check_deal_count(len(document["deals"]))  # before the engine replays them
+        check_deal_count(len(document["deals"]))  # before the engine replays them
     try:
         game, _pairs = engine.read_protocol({"regulations": rules.to_dict(), **document})
     except engine.RulesError as error:
@@ -244,14 +124,14 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
         return correct(user, partition_id, game, reason=reason, version=version, idempotency_key=idempotency_key,
                        address=address, data=data)
 
-    def apply(p: Partition) -> None:
-        if p.version:
+    def act(step: Step) -> None:
+        if step.partition.version:
             raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
                                     "giving a reason."))
-        store_state(p, game)
+        step.replace(game)
 
-    return _change(user, partition_id, "import", data, apply, version=version, idempotency_key=idempotency_key,
-                   address=address)
+    return _sheet(user, partition_id, "import", data, act, version=version, idempotency_key=idempotency_key,
+                  address=address)
 
 
 def correct(user, partition_id: int, game: engine.Partition, *, reason: str, version: int | None = None,
@@ -260,9 +140,8 @@ def correct(user, partition_id: int, game: engine.Partition, *, reason: str, ver
     with the reason; the old versions stay readable in its changes."""
     if not (reason or "").strip():
         raise ValidationError(_("A correction needs a reason."))
-    return _change(user, partition_id, "correction", data or {"state": game.to_dict()}, lambda p: store_state(p, game),
-                   version=version, idempotency_key=idempotency_key, address=address, reason=reason.strip(),
-                   chief=True)
+    return _sheet(user, partition_id, "correction", data or {"state": game.to_dict()}, lambda step: step.replace(game),
+                  version=version, idempotency_key=idempotency_key, address=address, reason=reason.strip(), chief=True)
 
 
 def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
@@ -361,39 +240,9 @@ def export_protocol(partition: Partition, version: int | None = None) -> dict[st
 GOAT_DEAL_KEYS = frozenset({"end", "seat", "values", "lead", "zero_zero"})
 
 
-def engine_sitting(partition: Partition, version: int | None = None) -> engine.GoatSitting:
-    """The engine's sitting of a Goat or Sea Goat table at ``version`` (:func:`sitting_at`; None:
-    the current one)."""
-    sitting = sitting_at(partition, version)
-    if not isinstance(sitting, engine.GoatSitting):
-        raise ValidationError(_("This table does not play Goat or Sea Goat."))
-    return sitting
-
-
 #: The format of the protocol file of a table of sittings: its games, each a ``domino-protocol/1``
 #: document.
 SITTING_FORMAT = "domino-sitting/1"
-
-
-def sitting_at(partition: Partition, version: int | None = None) -> engine.Sitting[Any]:
-    """The engine's sitting of a table of Goat, Sea Goat or points at ``version`` (0: before
-    anything was recorded; None: the current one), an earlier one read from the partition's
-    changes; a new one under the tournament's regulations at the table's size."""
-    state = partition.state
-    if version is not None and version != partition.version:
-        state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
-                 if 0 < version < partition.version else None)
-        if version and not state:
-            raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    table = partition.table
-    rules = table.tour.tournament.rules
-    if not rules.plays_sittings:
-        raise ValidationError(_("This table plays sports domino: it has no sitting of games."))
-    kind = engine.PointsSitting if rules.game == engine.Game.POINTS else engine.GoatSitting
-    if state:
-        return kind.from_dict(state)
-    seated = sum(getattr(table, f"{field}_id") is not None for field in table.SEAT_FIELDS)
-    return kind(rules.at_table(seated))
 
 
 def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
@@ -413,32 +262,6 @@ def export_sitting(partition: Partition, version: int | None = None) -> dict[str
     names = unit_names(partition.table, sitting.regulations)
     return {"format": SITTING_FORMAT,
             "games": [engine.write_protocol(game, names) for game in sitting.games if game.events]}
-
-
-def store_sitting(partition: Partition, sitting: engine.Sitting[Any]) -> None:
-    """Copy the sitting into the row (not saved); once it is over, write each player's
-    :class:`~scoring.models.SeatResult`."""
-    partition.state = sitting.to_dict()
-    partition.current = None
-    partition.deals = sitting.deals
-    now = timezone.now()
-    partition.started_at = partition.started_at or now
-    decision = sitting.game.decision
-    if not sitting.is_over or decision is None:
-        partition.status = Partition.Status.PLAYING
-        return
-    partition.status = Partition.Status.FINISHED
-    partition.finished_at = now
-    partition.reason = decision.reason
-    totals = sitting.totals()
-    rules = sitting.regulations
-    table = partition.table
-    SeatResult.objects.bulk_create([
-        SeatResult(partition=partition, player_id=player, seat=seat, score=totals.scores[k], goats=totals.goats[k],
-                   game_points=totals.game_points[k], games_won=totals.games_won[k])
-        for seat, player, k in ((seat, getattr(table, f"{field}_id"), engine.unit_index(seat, rules))
-                                for seat, field in enumerate(table.SEAT_FIELDS[:rules.players], 1))
-    ])
 
 
 def goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
@@ -488,21 +311,16 @@ def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any
     referee: ``operate`` on the sitting being played (``deals``: how many deals it adds). A
     finished sitting is closed: it changes only by a correction."""
 
-    def apply(partition: Partition) -> None:
-        check(partition)
-        if partition.is_finished:
+    def act(step: Step) -> None:
+        check(step.partition)
+        if step.partition.is_finished:
             raise ValidationError(_("The partition is finished and closed: the chief referee can correct it, "
                                     "giving a reason."))
-        _check_deal_count(partition.deals + deals)
-        sitting = sitting_at(partition)
-        try:
-            operate(sitting)
-        except engine.RulesError as error:
-            raise engine_error(error) from None
-        store_sitting(partition, sitting)
+        check_deal_count(step.partition.deals + deals)
+        operate(step.played())
 
-    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
-                   address=address)
+    return _sheet(user, partition_id, action, data, act, version=version, idempotency_key=idempotency_key,
+                  address=address)
 
 
 def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
@@ -560,15 +378,15 @@ def _replace_sitting(user, partition_id: int, action: str, data: Mapping[str, An
     finished one included): a new version, the players' results written again if it is over,
     taken back if it is no longer."""
 
-    def apply(partition: Partition) -> None:
+    def act(step: Step) -> None:
+        partition = step.partition
         _check_goat_table(partition)
-        sitting = make(partition)
+        step.replace(make(partition))
         partition.seat_results.all().delete()
         partition.reason, partition.finished_at = "", None
-        store_sitting(partition, sitting)
 
-    return _change(user, partition_id, action, data, apply, version=version, idempotency_key=idempotency_key,
-                   address=address, reason=reason, chief=chief)
+    return _sheet(user, partition_id, action, data, act, version=version, idempotency_key=idempotency_key,
+                  address=address, reason=reason, chief=chief)
 
 
 def _correct_sitting(user, partition_id: int, data: Mapping[str, Any], make: Callable[[Partition], engine.GoatSitting],
@@ -706,7 +524,7 @@ def read_sitting(document: Any, regulations: engine.Regulations) -> engine.GoatS
         raise ValidationError(_("A sitting has at most %(games)s games, the file has %(count)s.") % {
             "games": regulations.games_per_tour, "count": len(games)})
     # Before the engine replays them: every change replays the sitting from its first event.
-    _check_deal_count(sum(len(g["deals"]) for g in games
+    check_deal_count(sum(len(g["deals"]) for g in games
                           if isinstance(g, Mapping) and isinstance(g.get("deals"), list)))
     played = []
     for k, game in enumerate(games, 1):

@@ -28,12 +28,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from tournaments import permissions
+from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
 
-from . import engine, labels, services
+from . import engine, labels, services, storage
 from .sanctions import sanctions
 from .engine.deal import pair_of
+from .live import clock
 from .models import Partition
 from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm, StampedForm,
                           GoatDealForm, GoatViolationAnnulForm, ImportForm, PointsDealForm)
@@ -55,7 +56,7 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     ``back`` shows the page as it now is. Refused: ``None``, the service's messages on the form."""
     try:
         partition = write()
-    except services.Conflict:
+    except storage.Conflict:
         messages.error(request, CONFLICT)
         return redirect(back)
     except ValidationError as error:
@@ -165,16 +166,17 @@ def my_tables(request):
                               "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
+    tables = [t for t in tables if t.tour.status != Tour.Status.FINISHED or t.tour.tournament_id in chief]
+    # Players with many wrong PINs in the last hour: their tables are flagged (tournaments.pins).
+    alerted = pins.alerts({player.pk for table in tables for player in table.players}, clock.now())
     tours: dict[int, dict[str, Any]] = {}
     for table in tables:
         tour = table.tour
-        sees_all = tour.tournament_id in chief
-        if tour.status == Tour.Status.FINISHED and not sees_all:
-            continue
         group = tours.setdefault(tour.pk, {"tour": tour, "tournament": tour.tournament, "tables": [],
                                            "finished": tour.status == Tour.Status.FINISHED})
         group["tables"].append({"table": table, "partition": table.partition, "mine": table.referee_id == user.pk,
-                                "status_label": labels.STATUSES.get(table.partition.status, "")})
+                                "status_label": labels.STATUSES.get(table.partition.status, ""),
+                                "pin_alert": any(player.pk in alerted for player in table.players)})
     groups = list(tours.values())
     return render(request, "scoring/my_tables.html", {
         "active": [g for g in groups if not g["finished"]],

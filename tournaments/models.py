@@ -130,20 +130,22 @@ class Player(models.Model):
 
 
 class PinFailures(models.Model):
-    """Wrong PINs typed for a player on the device of one login (the referee's, who types them
-    in): :data:`settings.PIN_FAILURE_LIMIT` of them lock the player's PIN on that login for
-    :data:`settings.PIN_LOCK_MINUTES`. Counted per login, so one referee cannot lock a player out
-    everywhere; kept in the database, so every process counts the same, under a row lock
-    (scoring.protocols)."""
+    """Wrong PINs typed for a player, counted by where they come from (tournaments.pins): one row
+    per device (a login typing PINs for players, or a phone's device id), one per address, and
+    one for the player from anywhere (``key`` empty), so that a stranger locks only his own device
+    and address. Kept in the database, so every process counts the same, under row locks."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    device = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # "" (the player from anywhere), "device:<hash of the device's id>" or "address:<ip>".
+    key = models.CharField(max_length=80, blank=True)
     failures = models.PositiveIntegerField(default=0)
+    since = models.DateTimeField(null=True, blank=True)  # the player's row: the hour being counted
     last_failure_at = models.DateTimeField(null=True, blank=True)
+    # A device or address: locked until then. The player's row: his next try is taken then.
     locked_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["player", "device"], name="pin_failures_once")]
+        constraints = [models.UniqueConstraint(fields=["player", "key"], name="pin_failures_once")]
 
 
 class Entry(models.Model):

@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring import pipeline
 from scoring.api import client_address
 from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
@@ -29,6 +30,10 @@ from tournaments.web.parsers import JSONParser
 from . import play
 from .state import table_state, with_table
 
+DEVICE_ID = OpenApiParameter(
+    "X-Device-Id", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="A random id the device keeps (its first 64 characters count): wrong PINs typed elsewhere do not "
+                "lock it. Without it the device is known by its address only.")
 SEAT_TOKEN = OpenApiParameter(
     "X-Seat-Token", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="The token a device got when it took a seat of a digital table (POST .../live/seat/).")
@@ -168,15 +173,15 @@ class LiveTableViewSet(ApiViewSet):
     def _answer(self, pk: int, partition: Partition | None = None) -> Response:
         """The table as the caller sees it. After a write, from the partition the service returns:
         its rows and engine state as the write left them, not read and rebuilt a second time."""
-        if partition is None:
+        if partition is None:  # a read: the table's clocks are caught up first
             self.kwargs["pk"] = pk
-            partition = self.get_object()
+            partition = pipeline.caught_up(self.get_object())
         seats = play.seats_held(partition.pk, self._token())
         referee = permissions.can_referee(self.request.user, partition.table)
         return Response(table_state(partition, seats=seats, referee=referee))
 
     def handle_exception(self, exc):
-        if isinstance(exc, play.StaleTurn):
+        if isinstance(exc, pipeline.StaleTurn):
             return Response({"detail": exc.messages[0], "turn": exc.turn}, status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 
@@ -211,13 +216,15 @@ class LiveTableViewSet(ApiViewSet):
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
                    description="The player scanned the table's code and types his PIN: the answer's `token` "
-                               "holds the seat (send it as X-Seat-Token). One device per seat.",
-                   responses={200: OpenApiTypes.OBJECT})
+                               "holds the seat (send it as X-Seat-Token). One device per seat. Wrong PINs are "
+                               "counted per device (X-Device-Id) and per address.",
+                   parameters=[DEVICE_ID], responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def seat(self, request, pk):
         self.get_object()
         data = valid(SeatSerializer, request.data)
-        token = play.claim_seat(pk, data["seat"], data["pin"], address=client_address(request))
+        token = play.claim_seat(pk, data["seat"], data["pin"], address=client_address(request),
+                                device=request.headers.get("X-Device-Id", "")[:64] or None)
         return Response({"token": token, "seat": data["seat"]})
 
     @_writes("Release a seat", "The referee frees a seat held by a device.", SeatOnlySerializer)

@@ -5,7 +5,7 @@ its 2 to 4 players each for himself (or its two pairs with ``teams``), in the ga
 being played (README, "Goat and Sea Goat events"): one tile, its units listed.
 
 Read only, but for the clocks: a table whose deadline has passed is caught up first, as every
-page of a live table does (:func:`scoring.live.play.expire`), so the screen never shows a clock
+page of a live table does (:func:`scoring.pipeline.expire`), so the screen never shows a clock
 at zero that nobody recorded yet.
 """
 
@@ -15,12 +15,12 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring import engine, labels, services
+from scoring import engine, labels, pipeline, services
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
 from scoring.sheet_views import Seat, seats_of
 from tournaments.models import Table, Tour
 
-from . import clock, play
+from . import clock
 
 #: A pause longer than this is late: the chief referee should look at the table.
 LONG_PAUSE = datetime.timedelta(minutes=2)
@@ -125,16 +125,6 @@ def _read(tour: Tour) -> list[Table]:
     return tables
 
 
-def overdue(partition: Partition, now: datetime.datetime | None = None) -> bool:
-    """A clock of the partition's live table ran out and is not recorded yet (the clock is read
-    only for a table whose clocks run)."""
-    live = getattr(partition, "live", None)
-    if live is None or live.paused_at is not None or partition.is_finished:
-        return False
-    now = now or clock.now()
-    return any(d is not None and d <= now for d in (live.deadline, live.time_deadline, live.no_show_deadline))
-
-
 def _pairs(partition: Partition, seats: list[Seat]) -> list[HallUnit]:
     """The two pairs of a sports table with their totals."""
     return [HallUnit([seats[seat - 1] for seat in engine.seats_of(pair)], points, pair, partition.winner == pair)
@@ -187,8 +177,8 @@ def hall_tables(tour: Tour) -> tuple[list[HallTable], datetime.datetime]:
     """Every table of ``tour`` in number order, with the instant they were read at."""
     now = clock.now()
     tables = _read(tour)
-    due = [table.partition.pk for table in tables if overdue(table.partition, now)]
-    if due and sum(play.expire(pk, by="request", skip_locked=True) for pk in due):
+    due = [table.partition.pk for table in tables if pipeline.overdue(table.partition, now)]
+    if due and sum(pipeline.expire(pk, by="request", skip_locked=True) for pk in due):
         tables = _read(tour)
     return [_hall_table(table, now) for table in tables], now
 

@@ -9,6 +9,9 @@ after event N first. Each event is ``id:`` (its number), ``event:`` (its kind) a
 Under WSGI (``manage.py runserver``, the tests' live server) a request cannot be held open
 without holding a thread for good: the answer is what the stream would send first and ends there,
 and the browser's EventSource asks again after ``retry`` with the last number it got.
+
+One client address holds at most ``LIVE_STREAMS_PER_ADDRESS`` streams (:mod:`scoring.live.quota`;
+under WSGI, while each poll is answered); past it the answer is 429.
 """
 
 from __future__ import annotations
@@ -24,13 +27,18 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from scoring.api import client_address
 from tournaments import permissions
 from tournaments.web.api import error_body
 
-from .stream import Message, in_thread, opening, stream
+from . import quota
+from .state import scope_state
+from .stream import Message, opening, stream
 
 #: How long a browser waits before it reconnects, in milliseconds.
 RETRY_MILLISECONDS = 1000
+#: What a client holding too many streams is told to wait, in seconds.
+RETRY_AFTER_SECONDS = 30
 
 
 def _visible_tournament(user, slug: str) -> int:
@@ -64,10 +72,27 @@ def _retry() -> str:
     return f"retry: {RETRY_MILLISECONDS}\n\n"
 
 
-async def _body(messages: AsyncIterator[Message | None]) -> AsyncIterator[str]:
+async def _body(messages: AsyncIterator[Message | None], ticket: quota.Ticket) -> AsyncIterator[str]:
     yield _retry()
     async for message in messages:
         yield encode(message)
+        if ticket.due():
+            await sync_to_async(ticket.refresh, thread_sensitive=False)()
+
+
+class _EventStream(StreamingHttpResponse):
+    """A stream that counts as one of its client's until the server closes it (also when the
+    client went away before the first event)."""
+
+    def __init__(self, messages: AsyncIterator[Message | None], ticket: quota.Ticket, content_type: str):
+        super().__init__(_body(messages, ticket), content_type=content_type)
+        self.ticket = ticket
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.ticket.release()
 
 
 @require_GET
@@ -83,12 +108,21 @@ async def live_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     if errors:
         detail = " ".join(f"{name}: {message}" for name, messages in errors.items() for message in messages)
         return JsonResponse(error_body(detail, errors), status=400, json_dumps_params={"ensure_ascii": False})
-    content_type = "text/event-stream; charset=utf-8"
+    ticket = await quota.take_async(client_address(request))
     response: HttpResponseBase
+    if ticket is None:
+        detail = _("Too many live streams are open from your address; close some or try again later.")
+        response = JsonResponse(error_body(detail), status=429, json_dumps_params={"ensure_ascii": False})
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    content_type = "text/event-stream; charset=utf-8"
     if isinstance(request, ASGIRequest):
-        response = StreamingHttpResponse(_body(stream(tournament_id, after, tour, table)), content_type=content_type)
+        response = _EventStream(stream(tournament_id, after, tour, table, snapshot=scope_state), ticket, content_type)
     else:
-        messages = await in_thread(opening)(tournament_id, after, tour, table)
+        try:
+            messages = await opening(tournament_id, after, tour, table, snapshot=scope_state)
+        finally:
+            ticket.release()
         response = HttpResponse(_retry() + "".join(encode(message) for message in messages), content_type=content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

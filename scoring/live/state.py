@@ -9,9 +9,9 @@ from collections.abc import Collection
 from typing import Any
 
 from scoring import engine
-from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition, engine_sitting, result_summary
-from tournaments.models import Player, Table
+from scoring.models import LiveTable, Partition, result_summary
+from scoring.storage import engine_partition, engine_sitting
+from tournaments.models import Player, Table, Tour
 
 from . import clock
 
@@ -150,3 +150,24 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
             current["bazaar_tiles"] = [str(engine.TILES[i]) for i in sorted(deal.bazaar)]
         state["current"] = current
     return state
+
+
+def scope_state(tournament_id: int, tour: int | None, table: int | None) -> list[dict[str, Any]]:
+    """What a live events' stream of this scope redraws from after a ``reset``: each table of
+    tour ``tour`` (by default the tournament's latest published one), or table ``table`` only,
+    as the events give it: its numbers, version, result and public ``state`` (a live table's
+    :func:`table_state`, a score sheet's result)."""
+    tours = Tour.objects.filter(tournament_id=tournament_id).exclude(status=Tour.Status.DRAFT)
+    tours = tours.filter(number=tour) if tour is not None else tours.order_by("-number")[:1]
+    partitions = Partition.objects.filter(table__tour__in=list(tours)).select_related(
+        "live", "table__tour__tournament", "table__seat1", "table__seat2", "table__seat3", "table__seat4")
+    if table is not None:
+        partitions = partitions.filter(table__number=table)
+    summaries = []
+    for partition in partitions.order_by("table__number"):
+        result = result_summary(partition)
+        summaries.append({
+            "tour": partition.table.tour.number, "table": partition.table.number, "partition": partition.pk,
+            "version": partition.version, "result": result,
+            "state": table_state(partition) if getattr(partition, "live", None) is not None else result})
+    return summaries

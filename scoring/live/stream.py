@@ -11,6 +11,10 @@ missing. Without Redis the hub reads the table every :data:`POLL_SECONDS`.
 Numbers commit in order (:mod:`scoring.live.events`): reading the table after number ``n``
 finds every event committed after it, so the hub takes a message whose number is not the next
 one as the sign of a lost or early message and reads the table instead.
+
+What one stream may cost is bounded: a replay reads at most ``LIVE_REPLAY_MAX_EVENTS`` numbers
+(further back, the stream starts with a ``reset`` carrying the tables' state instead), and the
+replays of a process read one ``LIVE_REPLAY_CONCURRENCY`` at a time (:data:`REPLAYS`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import weakref
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Callable, TypeVar
 
@@ -53,6 +59,8 @@ QUEUE_SIZE = 1000
 T = TypeVar("T")
 #: Where a stream listens: (tournament id, tour number or None, table number or None).
 Scope = tuple[int, int | None, int | None]
+#: The state of the tables of a scope, for a ``reset`` (:func:`scoring.live.state.scope_state`).
+Snapshot = Callable[[int, int | None, int | None], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -95,10 +103,82 @@ def _events_after(cursors: dict[int, int], tour: int | None = None, table: int |
     return [Message(*row) for row in rows[:BATCH]]
 
 
+def _events_between(tournament_id: int, after: int, last: int, tour: int | None,
+                    table: int | None) -> list[Message]:
+    """The events of the scope numbered after ``after`` up to ``last``, in order."""
+    events = LiveEvent.objects.filter(tournament_id=tournament_id, number__gt=after, number__lte=last)
+    if tour is not None:
+        events = events.filter(tour__number=tour)
+    if table is not None:
+        events = events.filter(table__number=table)
+    return [Message(*row) for row in events.order_by("number").values_list("tournament_id", "number", "kind", "data")]
+
+
 def _bounds(tournament_id: int) -> tuple[int, int | None]:
     """The tournament's last event number, and the first one still kept (None: none kept)."""
     last = last_number(tournament_id)  # first: an event committed in between is kept, not forgotten
     return last, LiveEvent.objects.filter(tournament_id=tournament_id).aggregate(first=Min("number"))["first"]
+
+
+class Slots:
+    """At most ``size()`` holders at once in this process, in the order they asked, whichever
+    event loop they run in (an ASGI server has one; under WSGI each request has its own)."""
+
+    def __init__(self, size: Callable[[], int]) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._taken = 0
+        self._waiting: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
+
+    @property
+    def waiting(self) -> int:
+        """How many wait for a slot."""
+        return len(self._waiting)
+
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """A slot while in the block."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            waiter = None
+            if self._taken < self._size() and not self._waiting:
+                self._taken += 1
+            else:
+                waiter = loop.create_future()
+                self._waiting.append((loop, waiter))
+        if waiter is not None:
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                with self._lock:
+                    if (loop, waiter) in self._waiting:
+                        self._waiting.remove((loop, waiter))
+                        raise
+                self._release()  # handed a slot as it was cancelled: pass it on
+                raise
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            if self._waiting:  # the slot passes to the first waiting
+                loop, waiter = self._waiting.popleft()
+                loop.call_soon_threadsafe(_wake, waiter)
+            else:
+                self._taken -= 1
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+#: The replays (and resets) this process works on at once: each reads up to
+#: LIVE_REPLAY_MAX_EVENTS events or every table of a tour, and the others' requests must not wait
+#: behind a crowd of them. Held to read, not to send: a client that reads slowly holds no slot.
+REPLAYS = Slots(lambda: settings.LIVE_REPLAY_CONCURRENCY)
 
 
 class _Listener:
@@ -252,39 +332,55 @@ def hub() -> Hub:
 
 def _starts_afresh(after: int, last: int, first: int | None) -> bool:
     """Whether a stream asked for the events after ``after`` starts with a reset: a number past
-    the last one, or one before the events still kept."""
+    the last one, one before the events still kept, or more than LIVE_REPLAY_MAX_EVENTS back."""
     forgotten = after < last and (first is None or after < first - 1)
-    return after < 0 or after > last or forgotten
+    return after < 0 or after > last or forgotten or last - after > settings.LIVE_REPLAY_MAX_EVENTS
 
 
-def _greeting(tournament_id: int, after: int | None, last: int) -> Message:
-    return Message(tournament_id, last, "hello" if after is None else "reset", {"last": last})
+def _hello(tournament_id: int, last: int) -> Message:
+    return Message(tournament_id, last, "hello", {"last": last})
 
 
-def opening(tournament_id: int, after: int | None, tour: int | None = None,
-            table: int | None = None) -> list[Message]:
-    """What :func:`stream` sends first, at most :data:`BATCH` events, for a server that cannot
-    hold a stream open (WSGI): the browser reconnects with the last number it got and reads on,
-    so such a server serves the same events by short polls."""
-    last, first = _bounds(tournament_id)
-    if after is None or _starts_afresh(after, last, first):
-        return [_greeting(tournament_id, after, last)]
-    return _events_after({tournament_id: after}, tour, table)
+async def _catch_up(tournament_id: int, after: int, tour: int | None, table: int | None,
+                    snapshot: Snapshot | None) -> tuple[int, list[Message]]:
+    """The tournament's last number, and what a stream that got every event of its scope up to
+    ``after`` is sent to be up to it: the events in between, or a ``reset`` with the state of the
+    scope's tables (read after the number: an event past it is sent after, and a screen skips a
+    version it has). Under a slot of :data:`REPLAYS`."""
+    async with REPLAYS.hold():
+        last, first = await in_thread(_bounds)(tournament_id)
+        if not _starts_afresh(after, last, first):
+            return last, await in_thread(_events_between)(tournament_id, after, last, tour, table)
+        data: dict[str, Any] = {"last": last}
+        if snapshot is not None:
+            data["tables"] = await in_thread(snapshot)(tournament_id, tour, table)
+        return last, [Message(tournament_id, last, "reset", data)]
 
 
-async def stream(tournament_id: int, after: int | None, tour: int | None = None,
-                 table: int | None = None) -> AsyncIterator[Message | None]:
+async def opening(tournament_id: int, after: int | None, tour: int | None = None, table: int | None = None,
+                  *, snapshot: Snapshot | None = None) -> list[Message]:
+    """What :func:`stream` sends first, for a server that cannot hold a stream open (WSGI): the
+    browser reconnects with the last number it got and reads on, so such a server serves the
+    same events by short polls, under the same bounds."""
+    if after is None:
+        return [_hello(tournament_id, await in_thread(last_number)(tournament_id))]
+    return (await _catch_up(tournament_id, after, tour, table, snapshot))[1]
+
+
+async def stream(tournament_id: int, after: int | None, tour: int | None = None, table: int | None = None,
+                 *, snapshot: Snapshot | None = None) -> AsyncIterator[Message | None]:
     """The live events of a tournament (of one tour, one table, if given) after number ``after``,
     then as they happen; None when nothing happened for HEARTBEAT_SECONDS.
 
     ``after`` None: a ``hello`` whose number is the last one, nothing replayed. ``after`` past
-    the last number, or before the events still kept: a ``reset`` (the screen reloads) numbered
-    the same. Both say ``{"last": number}``."""
+    the last number, before the events still kept or more than LIVE_REPLAY_MAX_EVENTS back, and
+    a stream that fell that far behind: a ``reset`` (the screen reloads) numbered the last one.
+    Both say ``{"last": number}``; a reset also has ``tables``, what ``snapshot`` gives of the
+    scope's tables."""
     async with hub().listen((tournament_id, tour, table)) as listener:
-        last, first = await in_thread(_bounds)(tournament_id)
-        if after is None or _starts_afresh(after, last, first):
-            yield _greeting(tournament_id, after, last)
-            sent = last
+        if after is None:
+            sent = await in_thread(last_number)(tournament_id)
+            yield _hello(tournament_id, sent)
         else:
             sent = after
             listener.overflowed = True  # first, what the table has after ``after``
@@ -293,13 +389,11 @@ async def stream(tournament_id: int, after: int | None, tour: int | None = None,
                 listener.overflowed = False
                 while not listener.queue.empty():
                     listener.queue.get_nowait()
-                while True:
-                    messages = await in_thread(_events_after)({tournament_id: sent}, tour, table)
-                    for message in messages:
-                        yield message
-                        sent = message.number
-                    if len(messages) < BATCH:
-                        break
+                # Every event after ``last`` comes to the queue: it was emptied before the read.
+                last, messages = await _catch_up(tournament_id, sent, tour, table, snapshot)
+                for message in messages:
+                    yield message
+                sent = last
                 continue
             try:
                 message = await asyncio.wait_for(listener.queue.get(), HEARTBEAT_SECONDS)

@@ -9,13 +9,15 @@ frame around one fragment: the script (static/js/live.js) fetches the fragment a
 table changes and posts the forms in it; without the script the forms post and redirect, and
 the pages that only watch reload themselves.
 
-Every request of a page catches the table's clocks up first (:func:`scoring.live.play.expire`):
+Every request of a page catches the table's clocks up first (:func:`scoring.pipeline.expire`):
 a clock that ran out is on the page even when no worker recorded it yet.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
+import secrets
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -30,12 +32,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import engine, labels, services
+from scoring import engine, labels, pipeline, services, storage
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
 from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
 from scoring.sheet_views import protocol_context
-from tournaments import permissions
+from tournaments import permissions, pins
 from tournaments.models import Tour
 from tournaments.standings import standings_table
 from tournaments.web.pages import chief_page, organiser_page
@@ -46,6 +48,10 @@ from .state import table_state
 #: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
 #: pages of each language have their own path).
 SEAT_COOKIE = "seat"
+#: The cookie naming a phone for the PIN limiter (tournaments.pins): a random id of its own, kept a
+#: year, so that wrong PINs typed elsewhere do not lock this phone.
+DEVICE_COOKIE = "device"
+DEVICE_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: The header the script sends: the answer is the fragment, not a redirect.
 FETCH = "fetch"
 
@@ -73,20 +79,11 @@ def _partition(request: HttpRequest, slug: str, number: int, table: int) -> Part
             and permissions.can_see_tour(request.user, tour)):
         raise Http404(_("There is no such table."))
     _played_live(tour.tournament)
-    return _caught_up(partition)
+    return pipeline.caught_up(partition)
 
 
 def _live(partition: Partition) -> LiveTable | None:
     return getattr(partition, "live", None)
-
-
-def _caught_up(partition: Partition) -> Partition:
-    """The partition after its clocks that ran out are recorded (idempotent; a table another
-    request holds is left to it)."""
-    if hall.overdue(partition):
-        if play.expire(partition.pk, by="request", skip_locked=True):
-            partition.refresh_from_db()  # its live row too (a cached reverse relation is dropped)
-    return partition
 
 
 def _address(request: HttpRequest) -> str | None:
@@ -236,7 +233,7 @@ def _act(request: HttpRequest, write: Callable[[], Any], back: str,
         write()
     except (ValidationError, PermissionDenied) as refusal:
         error = " ".join(refusal.messages) if isinstance(refusal, ValidationError) else str(refusal)
-    except services.Conflict as conflict:
+    except storage.Conflict as conflict:
         error = str(conflict)
     if request.headers.get("X-Requested-With") == FETCH:
         return fragment(error, 400 if error else 200)
@@ -333,16 +330,25 @@ def _table_paths(partition: Partition) -> dict[str, str]:
     return {code: path.removesuffix("play/") for code, path in paths.items()}
 
 
+def _device(request: HttpRequest, response: HttpResponse) -> str:
+    """The phone's id (:data:`DEVICE_COOKIE`), given to it on its first visit."""
+    device = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not DEVICE_ID.match(device):
+        device = secrets.token_urlsafe(24)
+        response.set_cookie(DEVICE_COOKIE, device, max_age=365 * 24 * 3600, secure=request.is_secure(),
+                            httponly=True, samesite="Lax")
+    return device
+
+
 def _claim(request: HttpRequest, partition: Partition) -> HttpResponse:
     """The player takes his seat with his PIN: the token goes into a cookie only the table's pages get."""
-    back = _url("live-play", partition)
+    response = redirect(_url("live-play", partition))
     try:
         token = play.claim_seat(partition.pk, _seat(request.POST.get("seat")), request.POST.get("pin", ""),
-                                address=_address(request))
+                                address=_address(request), device=_device(request, response))
     except ValidationError as refusal:
         messages.error(request, " ".join(refusal.messages))
-        return redirect(back)
-    response = redirect(back)
+        return response
     for code, path in _table_paths(partition).items():  # a cookie per language: one name, one path
         response.set_cookie(f"{SEAT_COOKIE}-{code}", token, max_age=24 * 3600, path=path,
                             secure=request.is_secure(), httponly=True, samesite="Strict")
@@ -361,11 +367,13 @@ def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
         return _act(request, lambda: _move(request, actor, partition), _url("live-play", partition),
                     lambda error, status: _play_fragment(request, partition, error, status))
     context = _play_context(request, partition)
-    return render(request, "live/play.html", {
+    response = render(request, "live/play.html", {
         **context, **_frame(partition, "live-play-fragment"),
         # Without the script a seated player's page reloads itself; the PIN form must not.
         "fragment_template": _fragment_template(partition, "live/play_fragment.html"),
         "reload": context["my_seat"] is not None})
+    _device(request, response)
+    return response
 
 
 def live_play_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
@@ -393,8 +401,14 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     live = context["live"]
     play_url = request.build_absolute_uri(_url("live-play", partition))
+    seat_of = {player.pk: number for number, player in enumerate(partition.table.players, 1)}
+    now = clock.now()
+    alerts = pins.alerts(seat_of, now)
     return {
         **context, "holders": holders, "play_url": play_url,
+        # The referee releases a seat held by a phone, or whose player's PIN is locked somewhere.
+        "releasable": holders | {seat_of[pk] for pk in pins.locked(seat_of, now)},
+        "pin_alerts": [(player, alerts[player.pk]) for player in partition.table.players if player.pk in alerts],
         "all_tiles": [f"{a}-{b}" for a in range(7) for b in range(a + 1)][::-1],
         "qr": qr_svg(play_url, scale=5)
         if live is not None and live.mode == LiveTable.Mode.DIGITAL else "",
@@ -587,6 +601,7 @@ def _chief_context(tour: Tour) -> dict[str, Any]:
         "calls": [row for row in paused if row.pause_reason == LiveTable.Pause.CALL],
         "disputes": [row for row in paused if row.pause_reason != LiveTable.Pause.CALL],
         "timeouts": hall.recent_timeouts(rows, now), "no_shows": [row for row in rows if row.no_show],
+        "faults": [row for row in rows if row.live is not None and row.live.fault],
         "recent_minutes": int(hall.RECENT_TIMEOUTS.total_seconds() // 60),
     }
 

@@ -1,24 +1,22 @@
 """Confirming a partition's protocol at the table: each player with his PIN on the referee's
 device (or from his own account), then the referee; the last confirmation issues the signed PDF.
-PINs are set here too, and counted when wrong."""
+PINs are set here too."""
 
 from __future__ import annotations
 
-import datetime
 import logging
 import re
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Confirmation, Partition
-from tournaments import permissions
-from tournaments.models import PinFailures, Player, Tour
+from tournaments import permissions, pins
+from tournaments.models import Player, Tour
 
 from .issuing import issue_current, site_url
 from .sheets import partition_query, required_seats
@@ -29,47 +27,16 @@ log = logging.getLogger(__name__)
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
 
 
-def _check_pin(player: Player, pin: str, device) -> str | None:
-    """Check ``pin`` typed for ``player`` on the device of ``device`` (the login recording the
-    table): None when right, else the refusal. Counted per player and login in
-    :class:`~tournaments.models.PinFailures` under its row lock, so parallel attempts wait for
-    one another and at most ``PIN_FAILURE_LIMIT`` wrong PINs are ever checked before the lock.
-    The caller commits the count even when it refuses."""
-    limit, lock = settings.PIN_FAILURE_LIMIT, datetime.timedelta(minutes=settings.PIN_LOCK_MINUTES)
-    PinFailures.objects.bulk_create([PinFailures(player=player, device=device)], ignore_conflicts=True)
-    row = PinFailures.objects.select_for_update().get(player=player, device=device)
-    now = timezone.now()
-    if row.locked_until is not None and row.locked_until > now:
-        return _("Too many wrong PINs for %(player)s on this login: wait %(minutes)s minutes, or confirm from the "
-                 "player's own account or on another referee's device.") % {
-            "player": player, "minutes": settings.PIN_LOCK_MINUTES}
-    if row.locked_until is not None or (row.last_failure_at is not None and row.last_failure_at <= now - lock):
-        row.failures, row.locked_until = 0, None  # the lock is over, or the mistakes are old
-    if not player.pin:
-        return _("%(player)s has no PIN yet: he sets one in his account, or an organiser sets it for him.") % {
-            "player": player}
-    if check_password(pin, player.pin):
-        if row.failures:
-            row.failures, row.last_failure_at = 0, None
-            row.save(update_fields=["failures", "last_failure_at", "locked_until"])
-        return None
-    row.failures += 1
-    row.last_failure_at = now
-    if row.failures >= limit:
-        row.locked_until = now + lock
-    row.save(update_fields=["failures", "last_failure_at", "locked_until"])
-    return _("Wrong PIN for %(player)s (%(left)s attempts left).") % {
-        "player": player, "left": max(limit - row.failures, 0)}
-
-
 def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, version: int | None = None,
-            base_url: str | None = None) -> Confirmation:
+            base_url: str | None = None, address: str | None = None) -> Confirmation:
     """Confirm the current version of a finished partition's protocol for ``seat`` (1-4, or 0 for
     the referee). A player confirms with his ``pin`` on the device of the table's referee, or
     from his own account (no PIN); the referee (or a chief referee or an organiser in his place)
     from his login. ``version`` is the version the signer read: a protocol changed since is
     refused. Confirming twice is harmless. When the last signer confirms, the signed PDF is
-    issued (with ``base_url``, the site's address for its link)."""
+    issued (with ``base_url``, the site's address for its link). A PIN is checked by
+    :mod:`tournaments.pins`, counted per (player, the referee's login) and per (player,
+    ``address``)."""
     try:
         seat = int(seat)
     except (TypeError, ValueError):
@@ -108,7 +75,8 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
         if existing is not None:
             return existing
         if method == Confirmation.Method.PIN:
-            refusal = _check_pin(player, pin, user)  # type: ignore[arg-type]
+            refusal = pins.check(player, pin, device=f"login:{user.pk}", address=address,  # type: ignore[arg-type]
+                                 now=timezone.now())
         if refusal is None:
             confirmation = Confirmation.objects.create(
                 partition=partition, version=partition.version, seat=seat, player=player, method=method,
@@ -147,5 +115,5 @@ def set_pin(user, player_id: int, pin: str) -> Player:
             raise ValidationError(_("A PIN is 4 to 8 digits."))
         player.pin = make_password(pin)
         player.save(update_fields=["pin"])
-        PinFailures.objects.filter(player=player).delete()
+        pins.lift(player)
     return player

@@ -13,15 +13,21 @@ copy alone cannot.
 
 :func:`sign_pdf` signs with pyHanko as PAdES (SubFilter ``ETSI.CAdES.detached``, field
 ``Protocol``); :func:`inspect_signatures` validates the signatures of a PDF with the
-tournament's certificate as the only trust root.
+tournament's certificate as the only trust root, reading the file in a child process under
+limits (:mod:`.pdfcheck`).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime
 import hashlib
 import io
+import json
+import logging
 import re
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -40,19 +46,17 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
-from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import fields, signers
-from pyhanko.sign.general import SigningError
-from pyhanko.sign.validation import validate_pdf_signature
-from pyhanko.sign.validation.settings import KeyUsageConstraints
-from pyhanko.sign.validation.status import SignatureCoverageLevel
-from pyhanko_certvalidator import ValidationContext
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 from tournaments.models import Tournament
 from tournaments.permissions import require_manage
 
 from scoring.models import SigningKey
+
+from . import pdfcheck
+
+log = logging.getLogger(__name__)
 
 FIELD_NAME = "Protocol"
 #: The signature's /Reason names the document's code in plain ASCII, so that even a damaged file
@@ -295,44 +299,72 @@ def _known_keys(fingerprints: list[str]) -> dict[str, list[SigningKey]]:
     return found
 
 
+class Unverifiable(ValidationError):
+    """A file that could not be checked: it declares more than it can hold, or reading it went
+    past the child's limits (code ``limits``), or every verification slot stayed busy (``busy``)."""
+
+
+def _unverifiable() -> Unverifiable:
+    return Unverifiable(_("This file could not be verified: too large or malformed."), code="limits")
+
+
+# Children reading PDFs at once in this process: each may take VERIFY_MEMORY_MB, and a crowd of
+# uploads must not take every core and the memory.
+_CHILDREN = threading.BoundedSemaphore(settings.VERIFY_CONCURRENCY)
+
+
+def _read_in_child(pdf: bytes) -> dict:
+    """pyHanko's reading of ``pdf`` (:func:`pdfcheck.inspect`), in a child process under the
+    CPU, memory and wall-time limits of the settings."""
+    problem = pdfcheck.declared_sizes_problem(pdf)
+    if problem is not None:
+        log.info("PDF refused before parsing: %s", problem)
+        raise _unverifiable()
+    if not _CHILDREN.acquire(timeout=settings.VERIFY_SECONDS):
+        raise Unverifiable(_("Too many files are being verified right now: try again in a minute."), code="busy")
+    try:
+        done = subprocess.run(
+            [sys.executable, "-I", pdfcheck.__file__, str(settings.VERIFY_CPU_SECONDS),
+             str(settings.VERIFY_MEMORY_MB * 1024 * 1024)],
+            input=pdf, capture_output=True, timeout=settings.VERIFY_SECONDS, check=False)
+    except subprocess.TimeoutExpired:  # run() has killed the child
+        log.warning("PDF verification over %s s: killed", settings.VERIFY_SECONDS)
+        raise _unverifiable() from None
+    finally:
+        _CHILDREN.release()
+    try:
+        if done.returncode != 0:
+            raise ValueError(f"exit status {done.returncode}")
+        return json.loads(done.stdout)
+    except ValueError as error:
+        log.warning("PDF verification failed (%s): %s", error, done.stderr[-500:].decode(errors="replace"))
+        raise _unverifiable() from None
+
+
 def inspect_signatures(pdf: bytes, *, tournament_id: int | None = None) -> SignatureReport:
     """Read and validate every signature of ``pdf``. A signature by one of the system's keys is
     validated with that key's certificate as the only trust root (no network, no system trust
-    store); ``tournament_id`` prefers that tournament's key when several share a certificate."""
-    try:
-        reader = PdfFileReader(io.BytesIO(pdf), strict=False)
-        embedded = list(reader.embedded_signatures)
-    except Exception as error:  # noqa: BLE001 - any damage makes the file unreadable to us
-        return SignatureReport(readable=False, error=str(error)[:300])
+    store); ``tournament_id`` prefers that tournament's key when several share a certificate.
+    The file is read in a child process under limits (:mod:`.pdfcheck`); :class:`Unverifiable`
+    when it declares more than it can hold or goes past them."""
+    if b"%PDF-" not in pdf[:1024]:  # where readers look for the header
+        return SignatureReport(readable=False, error="not a PDF")
+    found = _read_in_child(pdf)
+    if not found["readable"]:
+        return SignatureReport(readable=False, error=found["error"])
+    certificates = [base64.b64decode(sig["certificate"]) for sig in found["signatures"]]
+    known = _known_keys([hashlib.sha256(der).hexdigest() for der in certificates])
     checks: list[SignatureCheck] = []
-    try:
-        certificates = [(sig, sig.signer_cert) for sig in embedded]
-    except Exception as error:  # noqa: BLE001
-        return SignatureReport(readable=False, error=str(error)[:300])
-    known = _known_keys([hashlib.sha256(c.dump()).hexdigest() for _s, c in certificates])
-    for sig, certificate in certificates:
-        fp = hashlib.sha256(certificate.dump()).hexdigest()
+    for sig, der in zip(found["signatures"], certificates):
+        fp = hashlib.sha256(der).hexdigest()
         keys = known.get(fp, [])
         key = next((k for k in keys if k.tournament_id == tournament_id), keys[0] if keys else None)
-        check = SignatureCheck(field_name=sig.field_name, fingerprint=fp, subject=certificate.subject.human_friendly,
-                               key=key)
-        try:
-            check.signed_at = sig.self_reported_timestamp
-        except Exception:  # noqa: BLE001
-            pass
-        if key is not None:
-            context = ValidationContext(
-                trust_roots=[_asn1_certificate(certificate_of(key))], allow_fetching=False,
-                revocation_mode="soft-fail")
-            try:
-                status = validate_pdf_signature(
-                    sig, context, key_usage_settings=KeyUsageConstraints(
-                        key_usage={"digital_signature", "non_repudiation"}, match_all_key_usages=False))
-                check.intact, check.valid, check.trusted = status.intact, status.valid, status.trusted
-                check.covers_whole_file = status.coverage == SignatureCoverageLevel.ENTIRE_FILE
-            except (SigningError, ValueError, KeyError, TypeError) as error:
-                check.problems.append(str(error)[:300])
-            except Exception as error:  # noqa: BLE001 - a damaged signature value, a broken CMS...
-                check.problems.append(str(error)[:300])
+        check = SignatureCheck(field_name=sig["field_name"], fingerprint=fp, subject=sig["subject"], key=key,
+                               signed_at=datetime.datetime.fromisoformat(sig["signed_at"]) if sig["signed_at"]
+                               else None)
+        if key is not None:  # the child's verdicts hold: the signature's certificate is the key's
+            check.intact, check.valid, check.trusted = sig["intact"], sig["valid"], sig["trusted"]
+            check.covers_whole_file = sig["covers_whole_file"]
+            check.problems = sig["problems"]
         checks.append(check)
     return SignatureReport(readable=True, signatures=checks)

@@ -8,12 +8,16 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import labels
-from scoring.models import ProtocolDocument
+from scoring.models import ProtocolDocument, VerificationCount
 
 from . import signing
 from .issuing import CODE_RE, DocumentState, document_state, normalise_code
@@ -90,14 +94,40 @@ def verify_code(code: str) -> Verification:
     return _genuine(document)
 
 
-def verify_pdf(data: bytes) -> Verification:
+class TooMany(ValidationError):
+    """More PDFs from one address this minute than ``VERIFY_PER_ADDRESS_PER_MINUTE``."""
+
+
+def _count(address: str) -> None:
+    """Count a PDF sent from ``address``; :class:`TooMany` past the limit of the minute. One
+    conditional UPDATE counts, so parallel requests never go past the limit."""
+    minute = timezone.now().replace(second=0, microsecond=0)
+    limit = settings.VERIFY_PER_ADDRESS_PER_MINUTE
+    with transaction.atomic():
+        VerificationCount.objects.filter(minute__lt=minute).delete()
+        VerificationCount.objects.bulk_create([VerificationCount(address=address, minute=minute)],
+                                              ignore_conflicts=True)
+        counted = VerificationCount.objects.filter(address=address, minute=minute, count__lt=limit).update(
+            count=F("count") + 1)
+    if not counted:
+        raise TooMany(_("Too many files verified from your address: at most %(limit)s a minute. Try again in a "
+                        "minute.") % {"limit": limit}, code="rate")
+
+
+def verify_pdf(data: bytes, *, address: str | None = None) -> Verification:
     """Whether ``data`` is a protocol PDF this system issued, unchanged, and current.
 
     Byte-identical to an issued document (its SHA-256 is stored): genuine, or genuine but
     outdated. Otherwise the signatures are read: none of the system's keys signed it — signed by
     another key, or unknown when unsigned; one of them did, but the file differs from what was
     issued (the signed bytes changed, or something was added after signing) — tampered. A file
-    too damaged to read is tampered when it names an issued document's code, else unknown."""
+    too damaged to read is tampered when it names an issued document's code, else unknown.
+
+    Sent from ``address`` (the page), it counts toward that address's limit (:class:`TooMany`).
+    A file that declares more than it can hold, or whose reading goes past the limits, is not
+    judged: :class:`~.signing.Unverifiable`."""
+    if address is not None:
+        _count(address)
     sha = hashlib.sha256(data).hexdigest()
     document = (ProtocolDocument.objects.defer("pdf").select_related("tournament", "partition", "tour",
                                                                       "signing_key")

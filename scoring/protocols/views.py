@@ -132,7 +132,8 @@ def partition_confirm(request, slug: str, number: int, table: int):
         try:
             confirmation = confirmations.confirm(
                 request.user, partition.pk, request.POST.get("seat"), pin=request.POST.get("pin") or None,
-                version=request.POST.get("version") or None, base_url=issuing.site_url(request))
+                version=request.POST.get("version") or None, base_url=issuing.site_url(request),
+                address=request.META.get("REMOTE_ADDR") or None)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
@@ -363,6 +364,7 @@ def player_pin(request, pk: int):
 def verify(request):
     """Check a protocol: upload its PDF, or type its code."""
     result = None
+    status = 200
     if request.method == "POST":
         code = issuing.normalise_code(request.POST.get("code", ""))
         upload = request.FILES.get("file")
@@ -372,7 +374,11 @@ def verify(request):
             if len(data) > limit:
                 messages.error(request, _("The file is too large: at most %(size)s.") % {"size": filesizeformat(limit)})
             else:
-                result = verification.verify_pdf(data)
+                try:
+                    result = verification.verify_pdf(data, address=request.META.get("REMOTE_ADDR") or "")
+                except ValidationError as error:
+                    _refused(request, error)
+                    status = {"limits": 422, "rate": 429, "busy": 503}.get(error.code or "", 200)
         elif code and not issuing.CODE_RE.match(code):
             messages.error(request, _("A document's code is %(length)s letters and digits, as printed under its QR "
                                       "code.") % {"length": issuing.CODE_LENGTH})
@@ -380,8 +386,11 @@ def verify(request):
             return redirect("protocol-short", code)
         else:
             messages.error(request, _("Choose the PDF file, or type the document's code."))
-    return render(request, "protocols/verify.html", {"result": result, "uploaded": result is not None},
-                  status=200)
+    response = render(request, "protocols/verify.html", {"result": result, "uploaded": result is not None},
+                      status=status)
+    if status in (429, 503):
+        response["Retry-After"] = "60"  # a new minute of the address's count; a free child
+    return response
 
 
 def verify_code(request, code: str):

@@ -114,7 +114,8 @@
   }
 
   /* Pushed events (one kind per action recorded) name the partition and its version: a newer one
-     fetches the fragment; "reset" says events were missed: reload. */
+     fetches the fragment; "reset" says events were missed (or too many to replay): the fragment is
+     asked for again (the table's, unless its version is the one shown) and the events go on. */
   function listen() {
     if (!window.EventSource || !eventsUrl) { poll(); return; }
     var source = new EventSource(eventsUrl);
@@ -127,7 +128,7 @@
     (root.getAttribute("data-event-kinds") || "").split(" ").forEach(function (kind) {
       if (kind) { source.addEventListener(kind, changed); }
     });
-    source.addEventListener("reset", function () { window.location.reload(); });
+    source.addEventListener("reset", function () { if (partition === null) { soon(); } else { refresh(false); } });
     source.onopen = function () {  // connected (again): the events drive the page, from the table as it is
       /* A slow poll stays as a safety net: an open stream that a proxy or a lost subscription keeps
          silent must not freeze the page. */
@@ -136,7 +137,8 @@
     };
     source.onerror = function () {
       /* No events (none served, or the connection dropped): poll until the stream is open again
-         (EventSource reconnects by itself unless the server refused the stream). */
+         (EventSource reconnects by itself unless the server refused the stream, e.g. 429: too many
+         streams from this address; then the page polls). */
       poll();
     };
   }

@@ -7,6 +7,7 @@ import datetime
 import pytest
 
 from livetools import Clock, live_tour, seated
+from scoring import pipeline
 from scoring.live import clock, play
 
 
@@ -22,7 +23,7 @@ def frozen():
 def timers_sent(monkeypatch):
     """The timer tasks the services send after their commits, as (partition, turn, deadline)."""
     sent: list[tuple[int, int, datetime.datetime]] = []
-    monkeypatch.setattr(play, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
+    monkeypatch.setattr(pipeline, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
     return sent
 
 

@@ -12,6 +12,7 @@ from django.test import Client
 
 from livetools import PIN, live_tour, seated
 from scoring import engine
+from scoring import pipeline
 from scoring.live import play
 from scoring.protocols import sheets
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition
@@ -80,16 +81,16 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
     table = live(digital)
     seat, turn, first = table.seat, table.turn, table.deadline
     frozen.to(first - datetime.timedelta(milliseconds=100))
-    assert play.expire(digital["p1"].pk, turn) is False
+    assert pipeline.expire(digital["p1"].pk, turn) is False
     frozen.to(first)
-    assert play.expire(digital["p1"].pk, turn) is True
-    assert play.expire(digital["p1"].pk, turn) is False  # the same task twice: one violation
+    assert pipeline.expire(digital["p1"].pk, turn) is True
+    assert pipeline.expire(digital["p1"].pk, turn) is False  # the same task twice: one violation
     table = live(digital)
     assert table.lapses == 1 and table.deadline == first + datetime.timedelta(seconds=20)
     [warning] = game(digital).violations
     assert (warning.seat, warning.code, warning.consequence) == (seat, "move_time", "warning")
     frozen.to(table.deadline)
-    play.expire(digital["p1"].pk, turn)
+    pipeline.expire(digital["p1"].pk, turn)
     second = game(digital).violations[-1]
     assert second.consequence == "penalty"
     assert ClockLapse.objects.filter(partition=digital["p1"], turn=turn).count() == 2
@@ -111,7 +112,7 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
 def test_a_move_made_for_its_turn_stands_after_a_timeout_recorded_meanwhile(digital, frozen):
     table = live(digital)
     frozen.to(table.deadline)
-    play.expire(digital["p1"].pk, table.turn)  # the timer got there first
+    pipeline.expire(digital["p1"].pk, table.turn)  # the timer got there first
     play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
     assert live(digital).turn == table.turn + 1
 
@@ -127,7 +128,7 @@ def test_a_request_catches_the_clock_up_before_it_acts(digital, frozen):
 def test_a_move_for_a_turn_that_is_over_is_refused_and_changes_nothing(digital, frozen):
     table = play_one(digital, frozen)
     version = Partition.objects.get(pk=digital["p1"].pk).version
-    with pytest.raises(play.StaleTurn):
+    with pytest.raises(pipeline.StaleTurn):
         play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn - 1,
                   **any_move(digital))
     assert Partition.objects.get(pk=digital["p1"].pk).version == version
@@ -158,9 +159,9 @@ def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen,
     play.start_tour(world["chief"], world["tour"])
     for _ in range(5):
         with pytest.raises(ValidationError, match="Wrong PIN"):
-            play.claim_seat(world["p1"].pk, 1, "0000")
+            play.claim_seat(world["p1"].pk, 1, "0000", address="203.0.113.5")
     with pytest.raises(ValidationError, match="Too many"):
-        play.claim_seat(world["p1"].pk, 1, PIN)
+        play.claim_seat(world["p1"].pk, 1, PIN, address="203.0.113.5")
 
 
 @pytest.mark.parametrize("scope, second", [("player_partition", "warning"), ("pair_partition", "penalty")])
@@ -169,14 +170,14 @@ def test_repeat_scope_decides_whether_the_partners_lapse_is_a_repeat(db, frozen,
     world["tokens"] = seated(world)
     table = live(world)
     frozen.to(table.deadline)
-    play.expire(world["p1"].pk, table.turn)
+    pipeline.expire(world["p1"].pk, table.turn)
     # Play until the partner of that seat is to move, then let his clock run out too.
     partner = engine.partner_of(table.seat)
     table = play_one(world, frozen)
     while table.seat != partner:
         table = play_one(world, frozen)
     frozen.to(table.deadline)
-    play.expire(world["p1"].pk, table.turn)
+    pipeline.expire(world["p1"].pk, table.turn)
     assert game(world).violations[-1].consequence == second
 
 
@@ -185,8 +186,8 @@ def test_pause_stops_every_clock_and_resume_gives_back_the_time_left(digital, fr
     frozen.advance(5)
     play.pause(digital["ref"], digital["p1"].pk, "call")
     frozen.advance(600)
-    assert play.expire(digital["p1"].pk, table.turn) is False
-    play.sweep()
+    assert pipeline.expire(digital["p1"].pk, table.turn) is False
+    pipeline.sweep()
     assert not ClockLapse.objects.filter(partition=digital["p1"]).exists()
     play.resume(digital["ref"], digital["p1"].pk)
     resumed = live(digital)
@@ -200,7 +201,7 @@ def test_the_partition_clock_during_a_deal_makes_it_the_last(digital, frozen):
     table = live(digital)
     # Keep the move clock from running out meanwhile: the referee pauses nothing, the clock jumps.
     frozen.to(table.time_deadline)
-    play.sweep()
+    pipeline.sweep()
     g = game(digital)
     assert g.time_expired == ("during_deal", 1)
     assert live(digital).time_deadline is None
@@ -216,7 +217,7 @@ def test_the_partition_clock_between_deals_leaves_one_more_deal(db, frozen, time
     play.pause(world["ref"], pk, "dispute")  # between the deals, as it were
     play.resume(world["ref"], pk)
     frozen.to(live(world).time_deadline)
-    play.sweep()
+    pipeline.sweep()
     assert game(world).time_expired == ("during_deal", 2)  # the next deal's lead clock was already running
     assert table.deal == 2
 
@@ -230,23 +231,23 @@ def test_no_show_at_the_deadline_unless_postponed(db, frozen, timers_sent):
     deadline = live(world).no_show_deadline
     play.postpone_no_show(world["other"], world["p2"].pk, 3)
     frozen.to(deadline)
-    play.sweep()
+    pipeline.sweep()
     p1 = Partition.objects.get(pk=world["p1"].pk)
     assert (p1.status, p1.winner, p1.reason) == ("finished", "A", "no_show")
     assert Partition.objects.get(pk=world["p2"].pk).status != "finished"
     for _ in range(18):  # the beat sweeps every second; a silence of minutes would be an outage
         frozen.advance(10)
-        play.sweep()
+        pipeline.sweep()
     p2 = Partition.objects.get(pk=world["p2"].pk)
     assert (p2.status, p2.winner, p2.reason) == ("finished", "", "no_show")  # both pairs incomplete
 
 
 def test_after_an_outage_of_the_clock_service_the_clocks_are_extended_not_charged(digital, frozen):
-    play.sweep()
+    pipeline.sweep()
     table = live(digital)
     frozen.advance(120)  # nothing swept for two minutes: the service was down
-    assert play.expire(digital["p1"].pk, table.turn) is False  # a request or a task alone charges nothing
-    play.sweep()
+    assert pipeline.expire(digital["p1"].pk, table.turn) is False  # a request or a task alone charges nothing
+    pipeline.sweep()
     extended = live(digital)
     assert extended.deadline == table.deadline + datetime.timedelta(seconds=120)
     assert not ClockLapse.objects.exists()
@@ -268,10 +269,10 @@ def test_the_referees_clock_taps_moves_switches_allowances_and_lists_its_lapses(
     table = live(world)
     assert table.allowance == 5 and table.deadline == frozen.now + datetime.timedelta(seconds=5.5)
     frozen.to(table.deadline)
-    play.sweep()
+    pipeline.sweep()
     [warning] = game(world).violations
     assert (warning.seat, warning.code, warning.consequence) == (3, "move_time", "warning")
-    with pytest.raises(play.StaleTurn):
+    with pytest.raises(pipeline.StaleTurn):
         play.tap(ref, pk, table.turn - 1)
     play.clock_deal_result(ref, pk, "domino", 3, {"A": 0, "B": 31})
     assert game(world).totals == (31, 0)
@@ -340,14 +341,14 @@ def test_a_sweep_stops_after_its_budget_and_the_next_round_goes_on(digital, froz
     rest, and nothing is extended."""
     for seat in (1, 2, 3, 4):
         play.claim_seat(digital["p2"].pk, seat, PIN)
-    play.sweep()
+    pipeline.sweep()
     first, second = sorted((LiveTable.objects.get(pk=p.pk) for p in (digital["p1"], digital["p2"])),
                            key=lambda t: (t.deadline, t.pk))
     frozen.to(second.deadline)
-    assert play.sweep(budget=0) == 1
+    assert pipeline.sweep(budget=0) == 1
     assert list(ClockLapse.objects.values_list("partition", flat=True)) == [first.pk]
     frozen.advance(1)
-    assert play.sweep(budget=0) == 1
+    assert pipeline.sweep(budget=0) == 1
     assert sorted(ClockLapse.objects.values_list("partition", flat=True)) == sorted([first.pk, second.pk])
     assert LiveTable.objects.get(pk=second.pk).deadline > frozen.now  # armed again, not extended back
     assert ClockHeartbeat.objects.get().swept_at == frozen.now

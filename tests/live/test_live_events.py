@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from django.db.models.functions import Now
 from django.test import AsyncClient, Client
 
-from scoring import services
+from scoring import services, storage
 from scoring.live import events, stream as live
 from scoring.live.tasks import purge_events
 from scoring.models import LiveEvent, Partition, result_summary
@@ -101,7 +101,7 @@ def test_a_refused_change_leaves_no_event_and_no_number(s):
         services.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 100, "B": 90}})
     with pytest.raises(PermissionDenied):
         services.record(s["other"], s["p1"].pk, "deal", LEVEL_FISH)
-    with pytest.raises(services.Conflict):
+    with pytest.raises(storage.Conflict):
         services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH, version=0)
     assert list(LiveEvent.objects.values_list("number", flat=True)) == [1]
     assert events.last_number(s["t"].pk) == 1
@@ -337,7 +337,8 @@ def test_the_view_streams_a_visible_tournament_only(s, polling):
     assert response.status_code == 200
     assert (response["Content-Type"], response["Cache-Control"], response["X-Accel-Buffering"]) == (
         "text/event-stream; charset=utf-8", "no-cache", "no")
-    assert text.startswith("retry: 1000\n\nid: 1\nevent: reset\ndata: {\"last\":1}\n\n")  # Last-Event-ID wins
+    # Last-Event-ID wins; the reset carries the tables' state
+    assert text.startswith('retry: 1000\n\nid: 1\nevent: reset\ndata: {"last":1,"tables":[{"tour":1,"table":1,')
     _response, text = asyncio.run(opening(AsyncClient(), "?after=0&table=1"))
     assert text.startswith("retry: 1000\n\nid: 1\nevent: lead\ndata: {")
     response, _text = asyncio.run(opening(AsyncClient(), "?table=0&after=x"))

@@ -11,6 +11,7 @@ from django.test import Client
 
 from builders import tournament, user
 from livetools import PIN
+from scoring import pipeline
 from scoring.live import play
 from scoring.live.state import table_state, with_table
 from scoring.models import ClockLapse, Partition, SeatResult
@@ -26,7 +27,7 @@ def goat(db, frozen, timers_sent, monkeypatch):
     """A Goat event of three players (one game to 30), its table digital, the seats taken;
     the deals' seeds fixed (1, 2, 3...) so that the game is always the same."""
     seeds = itertools.count(1)
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     org = user("org", superuser=True)
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",
                    regulations={"game": "goat", "lose_at": 30})
@@ -109,13 +110,13 @@ def test_a_lapse_is_recorded_once_then_a_penalty(goat, frozen):
     table = state(pid)
     seat, allowance = table["live"]["seat"], table["live"]["allowance"]
     frozen.advance(allowance + 2)
-    assert play.expire(pid, table["live"]["turn"])
-    assert not play.expire(pid, table["live"]["turn"])  # the same lapse: nothing more
-    assert not play.expire(pid)
+    assert pipeline.expire(pid, table["live"]["turn"])
+    assert not pipeline.expire(pid, table["live"]["turn"])  # the same lapse: nothing more
+    assert not pipeline.expire(pid)
     assert ClockLapse.objects.filter(partition_id=pid).count() == 1
     assert state(pid)["scores"] == [0, 0, 0]  # the first lapse is a warning
     frozen.advance(allowance)
-    assert play.expire(pid)
+    assert pipeline.expire(pid)
     lapses = list(ClockLapse.objects.filter(partition_id=pid).values_list("seat", "lapse"))
     assert lapses == [(seat, 1), (seat, 2)]
     scores = state(pid)["scores"]

@@ -14,6 +14,7 @@ from django.utils import translation
 from builders import tournament, user
 from livetools import PIN
 from scoring import engine, services as scoring
+from scoring import pipeline
 from scoring.live import play
 from scoring.models import LiveTable, Partition, PartitionChange, SeatResult
 from scoring.protocols.confirmations import set_pin
@@ -62,10 +63,10 @@ def test_the_deadline_decides_the_sitting_with_a_player_missing(goat, frozen, cl
     deadline = live(pid).no_show_deadline
     assert deadline is not None and Partition.objects.get(pk=pid).status != "finished"
     frozen.to(deadline - datetime.timedelta(seconds=1))
-    play.sweep()
+    pipeline.sweep()
     assert Partition.objects.get(pk=pid).status != "finished"  # not yet
     frozen.to(deadline)
-    play.sweep()
+    pipeline.sweep()
     partition = Partition.objects.get(pk=pid)
     assert (partition.status, partition.reason, partition.deals) == ("finished", "no_show", 0)
     assert live(pid).no_show_deadline is None and live(pid).deadline is None
@@ -111,7 +112,7 @@ def test_a_check_in_of_everyone_before_the_deadline_cancels_it(goat, frozen):
     play.postpone_no_show(goat["org"], pid, 5)
     assert live(pid).no_show_deadline == deadline + datetime.timedelta(minutes=5)
     frozen.to(deadline)
-    play.sweep()
+    pipeline.sweep()
     assert Partition.objects.get(pk=pid).status != "finished"  # postponed
     frozen.advance(60)
     play.check_in(goat["org"], pid, 3)  # the referee ticks the late player present
@@ -119,7 +120,7 @@ def test_a_check_in_of_everyone_before_the_deadline_cancels_it(goat, frozen):
     assert table.present == [1, 2, 3, 4] and table.no_show_deadline is None
     assert table.seat is not None  # all present: the first deal was dealt, its leader's clock runs
     frozen.advance(10 * 60)
-    play.sweep()
+    pipeline.sweep()
     partition = Partition.objects.get(pk=pid)
     assert partition.reason != "no_show" and not SeatResult.objects.filter(partition=partition).exists()
     assert not PartitionChange.objects.filter(partition=partition, action="no_show").exists()
@@ -133,7 +134,7 @@ def test_sea_goat_in_pairs_the_present_pair_wins_every_game(db, frozen, timers_s
     for seat in (1, 2, 3):  # seat 4 missing: pair B is absent
         play.claim_seat(pid, seat, PIN)
     frozen.to(live(pid).no_show_deadline)
-    play.sweep()
+    pipeline.sweep()
     partition = Partition.objects.get(pk=pid)
     assert (partition.status, partition.reason) == ("finished", "no_show")
     assert PartitionChange.objects.get(partition=partition, action="no_show").data["absent"] == ["B"]

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import user
 from livetools import goat_table
+from scoring import pipeline
 from scoring.live import play
 from scoring.live.state import table_state, with_table
 from scoring.models import ClockLapse, LiveTable, Partition
@@ -166,7 +167,7 @@ def test_who_may_enter_and_what_a_goat_table_refuses(refereed):
             play.draw(play.Actor(person), pid, turn, tile="3-0")
         with pytest.raises(PermissionDenied):
             play.move(play.Actor(person), pid, turn, pass_turn=True)
-    with pytest.raises(play.StaleTurn):
+    with pytest.raises(pipeline.StaleTurn):
         play.draw(play.Actor(ref), pid, turn - 1, tile="3-0")
     with pytest.raises(ValidationError):
         play.tap(ref, pid, turn)  # a refereed table is not on the referee's clock
@@ -175,7 +176,7 @@ def test_who_may_enter_and_what_a_goat_table_refuses(refereed):
 def test_a_named_draw_is_refused_at_a_digital_table(db, frozen, timers_sent, monkeypatch):
     """The digital bazaar is face down: naming a tile would tell whether it is the next one."""
     seeds = iter(range(1, 100))
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     world = goat_table("digital", 2)
     pid = world["pid"]
     for seat in (1, 2):
@@ -266,10 +267,10 @@ def test_a_lapse_on_the_clock_is_a_warning_then_a_penalty_charged_to_him(clocked
     pid, ref = clocked["pid"], clocked["ref"]
     play.goat_lead(ref, pid, 3)
     frozen.advance(5 + 1)
-    assert play.expire(pid)
+    assert pipeline.expire(pid)
     assert state(pid)["scores"] == [0, 0, 0]  # the first lapse: a warning
     frozen.advance(5)
-    assert play.expire(pid)
+    assert pipeline.expire(pid)
     assert state(pid)["scores"] == [0, 0, 25]  # the repeated one: penalty_points, charged to seat 3
     assert list(ClockLapse.objects.filter(partition_id=pid).values_list("seat", "lapse")) == [(3, 1), (3, 2)]
     assert live(pid).seat == 3  # his move is still awaited
@@ -280,7 +281,7 @@ def test_a_forfeit_on_the_clock_ends_the_game_and_the_next_waits_for_its_leader(
     pid, ref = world["pid"], world["ref"]
     play.goat_lead(ref, pid, 1)
     frozen.advance(5 + 60)  # far overdue: one forfeit, not one per allowance
-    assert play.expire(pid)
+    assert pipeline.expire(pid)
     partition = Partition.objects.get(pk=pid)
     games = partition.state["games"]
     assert len(games) == 2 and games[0]["events"][-1] == {"type": "timeout", "seat": 1}
@@ -296,13 +297,13 @@ def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, time
     pid, ref = world["pid"], world["ref"]
     play.goat_lead(ref, pid, 1)
     frozen.advance(5 + 1)
-    assert play.expire(pid)  # a warning
+    assert pipeline.expire(pid)  # a warning
     frozen.advance(5)
-    assert play.expire(pid)  # a penalty of 60: seat 1 is at lose_at (60), the goat
+    assert pipeline.expire(pid)  # a penalty of 60: seat 1 is at lose_at (60), the goat
     games = Partition.objects.get(pk=pid).state["games"]
     assert len(games) == 2 and games[0]["events"][-1] == {"type": "violation", "seat": 1, "code": "move_time"}
     assert live(pid).seat is None and state(pid)["scores"] == [0, 0] and state(pid)["game_number"] == 2
     frozen.advance(60)
-    assert not play.expire(pid)  # no clock runs
+    assert not pipeline.expire(pid)  # no clock runs
     play.goat_lead(ref, pid, 2)
     assert live(pid).seat == 2

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from livetools import goat_table, login
+from scoring import pipeline
 from scoring.live import play
 from scoring.models import LiveTable, Partition
 
@@ -112,7 +113,7 @@ def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, froze
 
 def test_the_digital_tablet_moves_for_a_player(db, frozen, timers_sent, monkeypatch):
     seeds = iter(range(1, 100))
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     world = goat_table("digital", 3)
     for seat in (1, 2, 3):
         post(world, {"action": "check_in", "seat": seat})

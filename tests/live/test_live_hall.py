@@ -14,7 +14,7 @@ from django.test import Client
 
 import builders
 from livetools import PIN, live_tour, login
-from scoring import services as scoring
+from scoring import pipeline, services as scoring
 from scoring.live import hall, play
 from scoring.models import LiveTable
 from scoring.protocols.confirmations import set_pin
@@ -259,7 +259,7 @@ def goat_tour(monkeypatch, seated=(1, 2, 3), **regulations) -> dict:
     (four players) on the score sheet, table 2 (three players) digital, the ``seated`` players
     on their phones; the deals' seeds fixed (1, 2, 3...)."""
     seeds = itertools.count(1)
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     org, chief = builders.user("org", superuser=True), builders.user("chief")
     t = builders.tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",
                             regulations={"game": "goat", "lose_at": 40, "games_per_tour": 3, **regulations})

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from builders import tournament, user
 from livetools import PIN
+from scoring import pipeline
 from scoring.live import play
 from scoring.live.state import table_state, with_table
 from scoring.models import LiveTable, Partition, PartitionChange
@@ -26,7 +27,7 @@ def _table(monkeypatch, regulations: dict, first_seed: int) -> dict:
     """A table of three players each for himself, digital, its seats taken; the deals' seeds
     fixed (``first_seed``, the next...) so that the game is always the same."""
     seeds = itertools.count(first_seed)
-    monkeypatch.setattr(play, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     org = user("org", superuser=True)
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="sea", regulations=regulations)
     for name in ("Преображенский", "Воскресенская", "Богословский"):

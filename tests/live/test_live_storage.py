@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 
 from livetools import live_tour, seated
+from scoring import pipeline
 from scoring.live import play
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
 from scoring.services import engine_partition
@@ -47,7 +48,7 @@ def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen, timers
         table = LiveTable.objects.get(pk=pk)
         slow = rng.randrange(20) == 0
         frozen.advance(table.allowance + 2 if slow else rng.uniform(1, 4))
-        play.sweep()
+        pipeline.sweep()
         table = LiveTable.objects.get(pk=pk)
         if table.seat is None:
             continue

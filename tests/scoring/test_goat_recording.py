@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from builders import tournament, user
-from scoring import services
+from scoring import services, storage
 from scoring.models import PartitionChange, SeatResult
 from tournaments import services as tournament_services
 from tournaments import tours
@@ -36,7 +36,7 @@ def test_a_retried_deal_is_recorded_once_and_a_stale_version_is_a_conflict(goat_
     again = services.record_goat_deal(ref, pk, deal, version=0, idempotency_key="k1")
     assert first.version == again.version == 1
     assert PartitionChange.objects.filter(partition_id=pk).count() == 1
-    with pytest.raises(services.Conflict):
+    with pytest.raises(storage.Conflict):
         services.record_goat_deal(ref, pk, {"end": "domino", "seat": 1, "values": {"2": 30}}, version=0)
     with pytest.raises(ValidationError, match="another change"):
         services.record_goat_deal(ref, pk, {"end": "redeal"}, idempotency_key="k1")

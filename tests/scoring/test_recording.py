@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 
-from scoring import services
+from scoring import services, storage
 from scoring.models import Partition, PartitionChange
 from scoring.serializers import ACTION_DATA, action_data
 from tournaments.models import Tour
@@ -84,7 +84,7 @@ def test_a_stale_version_is_a_conflict_not_a_lost_update(table_setup):
     s = table_setup
     p = services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1}, version=0)
     services.record(s["ref"], p.pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 10}}, version=1)
-    with pytest.raises(services.Conflict) as info:  # a second tab still at version 1
+    with pytest.raises(storage.Conflict) as info:  # a second tab still at version 1
         services.record(s["ref"], p.pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 10, "B": 0}}, version=1)
     assert info.value.current_version == 2
     assert Partition.objects.get(pk=p.pk).deals == 1
@@ -154,7 +154,7 @@ def test_two_referees_recording_at_once_never_double_a_deal(table_setup):
             services.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 5, "B": 5}},
                             version=1)
             outcomes.append("ok")
-        except services.Conflict:
+        except storage.Conflict:
             outcomes.append("conflict")
         finally:
             connection.close()
@@ -183,7 +183,7 @@ def test_a_deal_correction_is_not_stored_over_a_change_made_meanwhile(table_setu
         return game
 
     monkeypatch.setattr(services, "engine_partition", read_then_someone_records)
-    with pytest.raises(services.Conflict) as info:
+    with pytest.raises(storage.Conflict) as info:
         services.correct_deal(s["chief"], s["p1"].pk, 1, {"end": "domino", "seat": 3, "pips": {"A": 0, "B": 20}},
                               reason="pips misread")
     assert info.value.current_version == 3

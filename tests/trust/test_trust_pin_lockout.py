@@ -11,7 +11,7 @@ from django.utils import translation
 
 from builders import finish_tour
 from scoring import protocols
-from tournaments import tours
+from tournaments import pins, tours
 from tournaments.models import Table
 
 from trustworld import PINS
@@ -54,9 +54,9 @@ def test_the_lock_ends_after_its_time_and_a_right_pin_clears_the_count(world, se
     partition = north.table1.partition.pk
     _wrong_pins(north, 3, north.ref, 2)
     protocols.confirm(north.ref, partition, 3, pin=PINS[3])
-    assert PinFailures.objects.get(player=north.table1.seat3, device=north.ref).failures == 0
+    assert PinFailures.objects.get(player=north.table1.seat3, key__startswith="device:").failures == 0
     _wrong_pins(north, 4, north.ref, settings.PIN_FAILURE_LIMIT)
-    row = PinFailures.objects.get(player=north.table1.seat4, device=north.ref)
+    row = PinFailures.objects.get(player=north.table1.seat4, key__startswith="device:")
     assert row.locked_until is not None
     PinFailures.objects.filter(pk=row.pk).update(locked_until=row.locked_until.replace(year=2000),
                                                  last_failure_at=row.last_failure_at.replace(year=2000))
@@ -98,14 +98,14 @@ def test_forty_parallel_wrong_pins_check_at_most_the_limit_and_the_right_pin_is_
     player, partitions = _every_partition_of(north, 2)
     checked = []
     lock = threading.Lock()
-    real_check = protocols.confirmations.check_password
+    real_check = pins.check_password
 
     def counting_check(raw, encoded, *args, **kwargs):
         with lock:
             checked.append(raw)
         return real_check(raw, encoded, *args, **kwargs)
 
-    monkeypatch.setattr(protocols.confirmations, "check_password", counting_check)
+    monkeypatch.setattr(pins, "check_password", counting_check)
     attempts = 40
     start = threading.Barrier(attempts)
     answers = []

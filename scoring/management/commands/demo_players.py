@@ -16,6 +16,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from scoring import pipeline
 from scoring.live import clock, play
 from scoring.models import LiveTable, Partition
 from scoring.services import engine_partition, engine_sitting
@@ -89,7 +90,7 @@ class Command(BaseCommand):
             else:
                 tile, end = rng.choice(moves)
                 play.move(actor, table.pk, table.turn, tile=tile, end=end)
-        except play.StaleTurn:
+        except pipeline.StaleTurn:
             pass  # a timeout or the other process moved first: the next round sees the new turn
 
     @staticmethod

@@ -4,6 +4,7 @@ import json
 import sys
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
@@ -28,7 +29,10 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {name}: {error.strerror}") from None
         with translation.override("en"):
-            result = verification.verify_pdf(data)
+            try:
+                result = verification.verify_pdf(data)
+            except ValidationError as error:
+                raise CommandError(" ".join(error.messages)) from None
             if options["json"]:
                 self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2, default=str))
             else:

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_points_standings'),
+        ('tournaments', '0008_pin_failures_per_device_and_address'),
     ]
 
     operations = [
