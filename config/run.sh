@@ -29,8 +29,9 @@ QUEUE=${CELERY_TASK_DEFAULT_QUEUE:-domino}
 # clients at once it resets the rest. ASGI (config/asgi.py): a live screen holds its connection
 # open for hours (scoring/live/sse.py), which an event loop affords and a thread per connection
 # does not; the other views run in threads of their own. A live stream never ends by itself:
-# a stop waits 5 s for them, then closes them (browsers reconnect).
-"$BIN/gunicorn" config.asgi:application --worker-class uvicorn_worker.UvicornWorker --workers 2 \
+# a stop waits 5 s for them, then closes them (browsers reconnect). config.server.Worker: uvicorn's
+# worker, closing a connection whose request headers do not arrive in REQUEST_READ_TIMEOUT_SECONDS.
+"$BIN/gunicorn" config.asgi:application --worker-class config.server.Worker --workers 2 \
     --graceful-timeout 5 --bind "$ADDRESS" --access-logfile - &
 
 # The demo's live tables: simulated players on their "phones" (scoring demo_players).

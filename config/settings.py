@@ -326,8 +326,8 @@ CLOCK_OUTAGE_SECONDS = env_int("CLOCK_OUTAGE_SECONDS", 30)
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # The largest file any page takes: a protocol PDF on /verify/. Every upload form declares its own
 # limit up to this (tournaments.web.uploads.upload_limit); a request body over its page's limit is a 413
-# before it is read. Other requests: Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the
-# whole body. The default is the largest document the system issues with a wide margin: the tour
+# before it is read (under ASGI, counted as it arrives: chunked bodies too). Other requests:
+# Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB), applied to the whole body. The default is the largest document the system issues with a wide margin: the tour
 # protocol of 512 tables (1,024 pairs) weighs 507 KiB (README, Protocols; bench/protocols.py --sizes).
 UPLOAD_MAX_SIZE = env_int("UPLOAD_MAX_SIZE", 2 * 1024 * 1024)
 # Verifying an uploaded PDF (scoring.protocols.pdfcheck): its signatures are read in a child
@@ -339,6 +339,10 @@ VERIFY_MEMORY_MB = env_int("VERIFY_MEMORY_MB", 256)
 VERIFY_SECONDS = env_int("VERIFY_SECONDS", 10)
 VERIFY_CONCURRENCY = env_int("VERIFY_CONCURRENCY", 2)
 VERIFY_PER_ADDRESS_PER_MINUTE = env_int("VERIFY_PER_ADDRESS_PER_MINUTE", 10)
+# A request must arrive whole within this: its headers (config.server, uvicorn's protocol under
+# gunicorn), then its body (tournaments.web.uploads.BoundedBodies). A connection that trickles
+# its request in byte by byte would otherwise be held open for ever.
+REQUEST_READ_TIMEOUT_SECONDS = env_float("REQUEST_READ_TIMEOUT_SECONDS", 10.0)
 # A CSV file of pairs: its size and its lines of pairs. The import holds the tournament's row
 # lock while it registers them, some 12 ms a pair on PostgreSQL: 1,000 pairs take 12 s.
 CSV_IMPORT_MAX_SIZE = env_int("CSV_IMPORT_MAX_SIZE", 1024 * 1024)

@@ -106,7 +106,7 @@ class Player(models.Model):
     first_name = PlainTextField(_("first name"), max_length=100, blank=True)
     club = PlainTextField(_("club"), max_length=200, blank=True)
     city = PlainTextField(_("city"), max_length=100, blank=True)
-    federation_id = models.CharField(_("federation id"), max_length=50, blank=True)
+    federation_id = PlainTextField(_("federation id"), max_length=50, blank=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="player", verbose_name=_("account"))
     # Hashed (django.contrib.auth.hashers) PIN with which the player confirms a protocol on the

@@ -315,7 +315,7 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         if missing:
             problems.append(_("missing columns: %(columns)s") % {"columns": ", ".join(missing)})
         if unknown:
-            problems.append(_("unknown columns: %(columns)s") % {"columns": ", ".join(unknown)})
+            problems.append(_("unknown columns: %(columns)s") % {"columns": _some_columns(unknown)})
         return ImportReport(0, ((1, "; ".join(problems)),))
     for line, row in rows:
         extra = row.pop(None, None) or []  # fields past the header's columns
@@ -348,6 +348,19 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
 
 class _Rollback(Exception):
     """Undo a whole import when any row was bad."""
+
+
+COLUMNS_NAMED, COLUMN_NAME_SHOWN = 5, 40
+
+
+def _some_columns(names: list[str]) -> str:
+    """The first few column names, each cut short, and how many more: a header of thousands of
+    columns (or of one huge one) is not echoed back whole."""
+    shown = ", ".join(name if len(name) <= COLUMN_NAME_SHOWN else name[:COLUMN_NAME_SHOWN - 1] + "…"
+                      for name in names[:COLUMNS_NAMED])
+    if len(names) <= COLUMNS_NAMED:
+        return shown
+    return _("%(columns)s and %(count)s more") % {"columns": shown, "count": len(names) - COLUMNS_NAMED}
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
