@@ -36,8 +36,9 @@ from .sanctions import sanctions
 from .engine.deal import pair_of
 from .live import clock
 from .models import Partition
-from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm, StampedForm,
-                          GoatDealForm, GoatViolationAnnulForm, ImportForm, PointsDealForm)
+from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, ActionForm, AnnulNoShowForm, CorrectionForm, GoatAnnulForm,
+                          GoatCorrectionForm, GoatDealForm, GoatViolationAnnulForm, ImportForm, NoShowForm,
+                          PointsDealForm, StampedForm)
 
 #: A form of a sheet.
 F = TypeVar("F", bound=StampedForm)
@@ -217,13 +218,14 @@ def sheet(request, slug: str, number: int, table: int):
     if partition.table.tour.tournament.plays_sittings:
         return points_sheet(request, partition)
     bound = _bound(request, SHEET_FORMS)
+    confirm_no_show = None
     if bound is not None:
-        if bound.is_valid():
-            action, data = bound.recording
-            written = _submit(request, bound, lambda: services.record(
-                request.user, partition.pk, action, data, version=bound.cleaned_data["version"],
-                idempotency_key=bound.cleaned_data["key"], address=_address(request)),
-                done=lambda p: _recorded(p, action), back=_sheet_url(partition))
+        if bound.is_valid() and isinstance(bound, NoShowForm) and not bound.cleaned_data["confirm"]:
+            # A no-show ends the partition: nothing is recorded before the referee confirms it.
+            confirm_no_show = _no_show_verdict(partition, bound.cleaned_data)
+        elif bound.is_valid():
+            written = _submit(request, bound, _sheet_write(request, partition, bound),
+                              done=lambda p: _recorded(p, _action(bound)), back=_sheet_url(partition))
             if written is not None:
                 return written
             partition.refresh_from_db()
@@ -237,8 +239,38 @@ def sheet(request, slug: str, number: int, table: int):
         # Annulling a warning or a penalty is the chief referee's (scoring.services.CHIEF_ONLY).
         "can_annul": can_referee_all and not partition.is_finished,
         "can_referee_all": can_referee_all,
+        "can_annul_no_show": can_referee_all and partition.reason == engine.Reason.NO_SHOW,
+        "confirm_no_show": confirm_no_show,
         "version": partition.version,
     })
+
+
+def _action(form: StampedForm) -> str:
+    """The action a valid form of the sheet records."""
+    return form.recording[0] if isinstance(form, ActionForm) else form.action
+
+
+def _sheet_write(request, partition: Partition, form: StampedForm) -> Callable[[], Partition]:
+    """The service call of a valid form of the sheet."""
+    stamp = {"version": form.cleaned_data["version"], "idempotency_key": form.cleaned_data["key"],
+             "address": _address(request)}
+    if isinstance(form, AnnulNoShowForm):
+        return lambda: services.annul_no_show(request.user, partition.pk, reason=form.cleaned_data["reason"], **stamp)
+    assert isinstance(form, ActionForm)
+    action, data = form.recording
+    return lambda: services.record(request.user, partition.pk, action, data, **stamp)
+
+
+def _no_show_verdict(partition: Partition, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a no-show would record, for the referee to confirm: who did not appear, the score
+    the partition ends with (RULES 5: ``no_show_points`` to the present pair), who wins; the
+    version and the key the first post carried, so that the confirmation is recorded once."""
+    table, absent = partition.table, data["absent"]
+    award = table.tour.tournament.rules.no_show_award
+    pairs = {"A": table.pair_a, "B": table.pair_b}
+    return {"absent": absent, "pair": pairs.get(absent), "winner": pairs.get(engine.other_pair(engine.Pair(absent)))
+            if absent in pairs else None, "points": {"A": (0, award), "B": (award, 0)}.get(absent, (0, 0)),
+            "version": data["version"], "key": data["key"]}
 
 
 def goat_sheet(request, partition: Partition):
