@@ -14,6 +14,7 @@ that someone else recorded meanwhile and reloads the sheet.
 
 from __future__ import annotations
 
+import datetime
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
@@ -31,7 +32,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
 
-from . import engine, labels, services, storage
+from . import engine, labels, pipeline, services, storage
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .live import clock
@@ -163,26 +164,52 @@ def my_tables(request):
     organiser also every table of his tournaments, the finished tours too."""
     user = request.user
     tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
-              .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
+              .select_related("tour__tournament", "partition__live", "referee", "pair_a__first", "pair_a__second",
                               "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
     tables = [t for t in tables if t.tour.status != Tour.Status.FINISHED or t.tour.tournament_id in chief]
     # Players with many wrong PINs in the last hour: their tables are flagged (tournaments.pins).
-    alerted = pins.alerts({player.pk for table in tables for player in table.players}, clock.now())
+    now = clock.now()
+    alerted = pins.alerts({player.pk for table in tables for player in table.players}, now)
     tours: dict[int, dict[str, Any]] = {}
     for table in tables:
         tour = table.tour
         group = tours.setdefault(tour.pk, {"tour": tour, "tournament": tour.tournament, "tables": [],
                                            "finished": tour.status == Tour.Status.FINISHED})
-        group["tables"].append({"table": table, "partition": table.partition, "mine": table.referee_id == user.pk,
-                                "status_label": labels.STATUSES.get(table.partition.status, ""),
+        partition = pipeline.caught_up(table.partition)  # a no-show whose deadline passed is on the list
+        group["tables"].append({"table": table, "partition": partition, "mine": table.referee_id == user.pk,
+                                "status_label": labels.STATUSES.get(partition.status, ""),
+                                "no_show": _no_show_clock(table, partition, now),
                                 "pin_alert": any(player.pk in alerted for player in table.players)})
     groups = list(tours.values())
     return render(request, "scoring/my_tables.html", {
         "active": [g for g in groups if not g["finished"]],
         "finished": [g for g in groups if g["finished"]],
+        # The page counts a pending no-show down by reloading itself (it has no form to lose).
+        "no_show_pending": any(item["no_show"] for group in groups for item in group["tables"]),
     })
+
+
+def _no_show_clock(table: Table, partition: Partition, now) -> dict[str, Any] | None:
+    """The no-show deadline still pending at a table, for "My tables" (RULES 5): a live table's
+    (its clock records the no-show; stopped while the table is paused), or at a table on the score
+    sheet, where nothing is recorded yet, the tour's start plus ``no_show_minutes``, which only
+    warns: the referee records a no-show himself. ``recorded``: whether the clock records it."""
+    if partition.is_finished:
+        return None
+    live = getattr(partition, "live", None)
+    if live is not None:
+        if live.no_show_deadline is None:
+            return None
+        countdown = (clock.stopped(live.no_show_deadline, live.paused_at) if live.paused_at is not None
+                     else clock.countdown(live.no_show_deadline, now))
+        return {"at": live.no_show_deadline, "countdown": countdown, "recorded": True}
+    started = table.tour.started_at
+    if started is None or partition.version:  # nothing recorded yet at a started tour's table
+        return None
+    deadline = started + datetime.timedelta(minutes=table.tour.tournament.rules.no_show_minutes)
+    return {"at": deadline, "countdown": clock.countdown(deadline, now), "recorded": False}
 
 
 # -- the sheet -------------------------------------------------------------------------------------
