@@ -191,7 +191,7 @@ def my_tables(request):
     })
 
 
-def _no_show_clock(table: Table, partition: Partition, now) -> dict[str, Any] | None:
+def _no_show_clock(table: Table, partition: Partition, now: datetime.datetime) -> dict[str, Any] | None:
     """The no-show deadline still pending at a table, for "My tables" (RULES 5): a live table's
     (its clock records the no-show; stopped while the table is paused), or at a table on the score
     sheet, where nothing is recorded yet, the tour's start plus ``no_show_minutes``, which only
