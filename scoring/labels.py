@@ -69,6 +69,7 @@ ACTIONS = {
     "penalty": _("Penalty"),
     "violation": _("Violation"),
     "annul": _("Annulment"),
+    "annul_no_show": _("No-show annulled"),
     "time": _("Time ran out"),
     "no_show": _("No-show"),
     "restart": _("Deal restarted"),

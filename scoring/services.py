@@ -15,6 +15,7 @@ the change to live screens.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Callable, Mapping
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -169,6 +170,44 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
         raise engine_error(error) from None
     return correct(user, partition_id, corrected, reason=reason, version=version, idempotency_key=idempotency_key,
                    address=address, data={"deal": number, **dict(deal)})
+
+
+def annul_no_show(user, partition_id: int, *, reason: str, version: int | None = None, idempotency_key: str = "",
+                  address: str | None = None) -> Partition:
+    """The chief referee annuls a no-show (a sports partition's, or a Goat sitting's, whose every
+    game it decided), giving a reason: the table is as it was before it, open again. At a live
+    table the players still missing get a fresh no-show deadline (RULES 5: ``no_show_minutes``
+    from now), which the referee may postpone; the players present check in as before."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError(_("An annulment needs a reason."))
+
+    def act(step: Step) -> None:
+        played = step.played()
+        refused = ValidationError(_("This partition was not decided by a no-show."))
+        if isinstance(played, engine.Partition):
+            if played.no_show is None:
+                raise refused
+            stored = played.to_dict()
+            stored["events"] = [event for event in stored["events"] if event["type"] != "no_show"]
+            step.replace(engine.Partition.from_dict(stored))
+        elif isinstance(played, engine.GoatSitting):
+            decision = played.games[0].decision
+            if decision is None or decision.reason != engine.GameReason.NO_SHOW:
+                raise refused
+            # The no-show decided every game of the sitting: the first one without it is the sitting before.
+            first = played.games[0].to_dict()
+            first["events"] = [event for event in first["events"] if event["type"] != "no_show"]
+            step.replace(engine.GoatSitting.from_dict({"regulations": played.regulations.to_dict(), "games": [first]}))
+            step.partition.seat_results.all().delete()
+            step.partition.reason, step.partition.finished_at = "", None
+        else:
+            raise refused
+        if step.is_live and len(step.live.present) < step.seats:
+            minutes = step.partition.table.tour.tournament.rules.no_show_minutes
+            step.live.no_show_deadline = step.now + datetime.timedelta(minutes=minutes)
+
+    return _sheet(user, partition_id, "annul_no_show", {}, act, version=version, idempotency_key=idempotency_key,
+                  address=address, reason=reason.strip(), chief=True)
 
 
 def partition_at(partition: Partition, version: int | None = None, *,

@@ -122,8 +122,12 @@ class TimeForm(ActionForm):
 
 
 class NoShowForm(ActionForm):
+    """A no-show ends the partition: the first post asks for confirmation (``confirm`` unset), the
+    second, carrying ``confirm``, records it."""
+
     action = "no_show"
     absent = forms.ChoiceField(choices=PAIRS + [("both", _("Both pairs"))])
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def operation(self):
         return "no_show", {"absent": self.cleaned_data["absent"]}
@@ -157,9 +161,17 @@ class AnnulForm(ActionForm):
         return "annul", {"violation": self.cleaned_data["violation"], "reason": self.cleaned_data["reason"]}
 
 
+class AnnulNoShowForm(StampedForm):
+    """The chief referee annuls a no-show (:func:`scoring.services.annul_no_show`), giving a reason."""
+
+    action = "annul_no_show"
+    reason = forms.CharField(label=_("Reason"), max_length=500, error_messages={
+        "required": _("An annulment needs a reason.")})
+
+
 #: The forms of the sheet by the ``action`` they post.
-SHEET_FORMS: dict[str, type[ActionForm]] = {form.action: form for form in (
-    LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm)}
+SHEET_FORMS: dict[str, type[StampedForm]] = {form.action: form for form in (
+    LeadForm, DealForm, ViolationForm, TimeForm, NoShowForm, RestartForm, ForfeitForm, AnnulForm, AnnulNoShowForm)}
 
 
 class CorrectionReason(forms.Form):

@@ -14,6 +14,7 @@ that someone else recorded meanwhile and reloads the sheet.
 
 from __future__ import annotations
 
+import datetime
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
@@ -31,13 +32,14 @@ from django.views.decorators.http import require_http_methods
 from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
 
-from . import engine, labels, services, storage
+from . import engine, labels, pipeline, services, storage
 from .sanctions import sanctions
 from .engine.deal import pair_of
 from .live import clock
 from .models import Partition
-from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, CorrectionForm, GoatAnnulForm, GoatCorrectionForm, StampedForm,
-                          GoatDealForm, GoatViolationAnnulForm, ImportForm, PointsDealForm)
+from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, ActionForm, AnnulNoShowForm, CorrectionForm, GoatAnnulForm,
+                          GoatCorrectionForm, GoatDealForm, GoatViolationAnnulForm, ImportForm, NoShowForm,
+                          PointsDealForm, StampedForm)
 
 #: A form of a sheet.
 F = TypeVar("F", bound=StampedForm)
@@ -162,26 +164,52 @@ def my_tables(request):
     organiser also every table of his tournaments, the finished tours too."""
     user = request.user
     tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
-              .select_related("tour__tournament", "partition", "referee", "pair_a__first", "pair_a__second",
+              .select_related("tour__tournament", "partition__live", "referee", "pair_a__first", "pair_a__second",
                               "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
     tables = [t for t in tables if t.tour.status != Tour.Status.FINISHED or t.tour.tournament_id in chief]
     # Players with many wrong PINs in the last hour: their tables are flagged (tournaments.pins).
-    alerted = pins.alerts({player.pk for table in tables for player in table.players}, clock.now())
+    now = clock.now()
+    alerted = pins.alerts({player.pk for table in tables for player in table.players}, now)
     tours: dict[int, dict[str, Any]] = {}
     for table in tables:
         tour = table.tour
         group = tours.setdefault(tour.pk, {"tour": tour, "tournament": tour.tournament, "tables": [],
                                            "finished": tour.status == Tour.Status.FINISHED})
-        group["tables"].append({"table": table, "partition": table.partition, "mine": table.referee_id == user.pk,
-                                "status_label": labels.STATUSES.get(table.partition.status, ""),
+        partition = pipeline.caught_up(table.partition)  # a no-show whose deadline passed is on the list
+        group["tables"].append({"table": table, "partition": partition, "mine": table.referee_id == user.pk,
+                                "status_label": labels.STATUSES.get(partition.status, ""),
+                                "no_show": _no_show_clock(table, partition, now),
                                 "pin_alert": any(player.pk in alerted for player in table.players)})
     groups = list(tours.values())
     return render(request, "scoring/my_tables.html", {
         "active": [g for g in groups if not g["finished"]],
         "finished": [g for g in groups if g["finished"]],
+        # The page counts a pending no-show down by reloading itself (it has no form to lose).
+        "no_show_pending": any(item["no_show"] for group in groups for item in group["tables"]),
     })
+
+
+def _no_show_clock(table: Table, partition: Partition, now: datetime.datetime) -> dict[str, Any] | None:
+    """The no-show deadline still pending at a table, for "My tables" (RULES 5): a live table's
+    (its clock records the no-show; stopped while the table is paused), or at a table on the score
+    sheet, where nothing is recorded yet, the tour's start plus ``no_show_minutes``, which only
+    warns: the referee records a no-show himself. ``recorded``: whether the clock records it."""
+    if partition.is_finished:
+        return None
+    live = getattr(partition, "live", None)
+    if live is not None:
+        if live.no_show_deadline is None:
+            return None
+        countdown = (clock.stopped(live.no_show_deadline, live.paused_at) if live.paused_at is not None
+                     else clock.countdown(live.no_show_deadline, now))
+        return {"at": live.no_show_deadline, "countdown": countdown, "recorded": True}
+    started = table.tour.started_at
+    if started is None or partition.version:  # nothing recorded yet at a started tour's table
+        return None
+    deadline = started + datetime.timedelta(minutes=table.tour.tournament.rules.no_show_minutes)
+    return {"at": deadline, "countdown": clock.countdown(deadline, now), "recorded": False}
 
 
 # -- the sheet -------------------------------------------------------------------------------------
@@ -217,13 +245,14 @@ def sheet(request, slug: str, number: int, table: int):
     if partition.table.tour.tournament.plays_sittings:
         return points_sheet(request, partition)
     bound = _bound(request, SHEET_FORMS)
+    confirm_no_show = None
     if bound is not None:
-        if bound.is_valid():
-            action, data = bound.recording
-            written = _submit(request, bound, lambda: services.record(
-                request.user, partition.pk, action, data, version=bound.cleaned_data["version"],
-                idempotency_key=bound.cleaned_data["key"], address=_address(request)),
-                done=lambda p: _recorded(p, action), back=_sheet_url(partition))
+        if bound.is_valid() and isinstance(bound, NoShowForm) and not bound.cleaned_data["confirm"]:
+            # A no-show ends the partition: nothing is recorded before the referee confirms it.
+            confirm_no_show = _no_show_verdict(partition, bound.cleaned_data)
+        elif bound.is_valid():
+            written = _submit(request, bound, _sheet_write(request, partition, bound),
+                              done=lambda p: _recorded(p, _action(bound)), back=_sheet_url(partition))
             if written is not None:
                 return written
             partition.refresh_from_db()
@@ -237,8 +266,38 @@ def sheet(request, slug: str, number: int, table: int):
         # Annulling a warning or a penalty is the chief referee's (scoring.services.CHIEF_ONLY).
         "can_annul": can_referee_all and not partition.is_finished,
         "can_referee_all": can_referee_all,
+        "can_annul_no_show": can_referee_all and partition.reason == engine.Reason.NO_SHOW,
+        "confirm_no_show": confirm_no_show,
         "version": partition.version,
     })
+
+
+def _action(form: StampedForm) -> str:
+    """The action a valid form of the sheet records."""
+    return form.recording[0] if isinstance(form, ActionForm) else form.action
+
+
+def _sheet_write(request, partition: Partition, form: StampedForm) -> Callable[[], Partition]:
+    """The service call of a valid form of the sheet."""
+    stamp = {"version": form.cleaned_data["version"], "idempotency_key": form.cleaned_data["key"],
+             "address": _address(request)}
+    if isinstance(form, AnnulNoShowForm):
+        return lambda: services.annul_no_show(request.user, partition.pk, reason=form.cleaned_data["reason"], **stamp)
+    assert isinstance(form, ActionForm)
+    action, data = form.recording
+    return lambda: services.record(request.user, partition.pk, action, data, **stamp)
+
+
+def _no_show_verdict(partition: Partition, data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a no-show would record, for the referee to confirm: who did not appear, the score
+    the partition ends with (RULES 5: ``no_show_points`` to the present pair), who wins; the
+    version and the key the first post carried, so that the confirmation is recorded once."""
+    table, absent = partition.table, data["absent"]
+    award = table.tour.tournament.rules.no_show_award
+    pairs = {"A": table.pair_a, "B": table.pair_b}
+    return {"absent": absent, "pair": pairs.get(absent), "winner": pairs.get(engine.other_pair(engine.Pair(absent)))
+            if absent in pairs else None, "points": {"A": (0, award), "B": (award, 0)}.get(absent, (0, 0)),
+            "version": data["version"], "key": data["key"]}
 
 
 def goat_sheet(request, partition: Partition):

@@ -405,8 +405,10 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
     seat_of = {player.pk: number for number, player in enumerate(partition.table.players, 1)}
     now = clock.now()
     alerts = pins.alerts(seat_of, now)
+    chief = permissions.can_referee_all(request.user, partition.table.tour.tournament)
     return {
         **context, "holders": holders, "play_url": play_url,
+        "can_annul_no_show": chief and partition.reason == engine.Reason.NO_SHOW,
         # The referee releases a seat held by a phone, or whose player's PIN is locked somewhere.
         "releasable": holders | {seat_of[pk] for pk in pins.locked(seat_of, now)},
         "pin_alerts": [(player, alerts[player.pk]) for player in partition.table.players if player.pk in alerts],
@@ -528,6 +530,8 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
         return play.resume(user, pk, address=address)
     if action == "annul":
         return _annul(request, partition)
+    if action == "annul_no_show":
+        return services.annul_no_show(user, pk, reason=post.get("reason", ""), address=address)
     raise Http404(_("There is no such action."))
 
 

@@ -127,10 +127,55 @@ def test_the_target_ends_a_partition_and_a_no_show_too(client, setup):
     assert "Partition over" in page and "Why: the target was reached." in page
     client.force_login(setup["other"])
     other = setup["p2"].table
-    page = plain(text(post(client, other, "no_show", {"absent": "B"})))
+    page = text(post(client, other, "no_show", {"absent": "B"}))
+    assert stored(setup["p2"]).version == 0  # asked, not recorded
+    client.post(sheet_url(other), {"action": "no_show", "absent": "B", "confirm": "1", **stamp(page, "no_show")})
+    page = plain(text(client.get(sheet_url(other))))
     assert "Partition over" in page and "Pair A wins" in page and "Why: no-show." in page
     assert (stored(setup["p2"]).points_a, stored(setup["p2"]).points_b) == (100, 0)
     assert Tour.objects.get(pk=setup["tour"].pk).status == Tour.Status.FINISHED
+
+
+def test_a_no_show_tapped_asks_for_confirmation_and_is_recorded_once_confirmed(client, setup):
+    client.force_login(setup["ref"])
+    table, p = setup["table"], setup["p1"]
+    first, second = table.pair_b.first, table.pair_b.second
+    html = text(post(client, table, "no_show", {"absent": "B"}))
+    page = plain(html)
+    assert stored(p).version == 0 and not p.changes.exists()
+    assert f"Pair B ({first} — {second}) did not appear: the partition ends 100 : 0." in page
+    assert f"{table.pair_a.first} — {table.pair_a.second} win." in page
+    assert "Confirm: pair B did not appear" in page and "Cancel" in page
+    confirm = re.search(r'<form[^>]*>(?:(?!</form>).)*name="confirm" value="1"(?:(?!</form>).)*</form>', html, re.S)
+    assert confirm and 'name="absent" value="B"' in confirm.group(0)
+    data = {"action": "no_show", "absent": "B", "confirm": "1", **stamp(confirm.group(0), "no_show")}
+    client.post(sheet_url(table), data)
+    client.post(sheet_url(table), data)  # a double tap: recorded once (the first post's key)
+    partition = stored(p)
+    assert (partition.status, partition.winner, partition.reason, partition.version) == ("finished", "A", "no_show", 1)
+
+
+def test_a_no_show_of_both_pairs_is_confirmed_as_such(client, setup):
+    client.force_login(setup["ref"])
+    page = plain(text(post(client, setup["table"], "no_show", {"absent": "both"})))
+    assert "Neither pair appeared: the partition ends 0 : 0, both pairs lose." in page
+    assert "Confirm: neither pair appeared" in page and stored(setup["p1"]).version == 0
+
+
+def test_the_chief_referee_annuls_a_no_show_on_the_sheet_with_a_reason(client, setup):
+    table, p = setup["table"], setup["p1"]
+    client.force_login(setup["ref"])
+    page = text(post(client, table, "no_show", {"absent": "A"}))
+    client.post(sheet_url(table), {"action": "no_show", "absent": "A", "confirm": "1", **stamp(page, "no_show")})
+    assert "Annul the no-show" not in text(client.get(sheet_url(table)))  # the referee may not
+    client.force_login(setup["chief"])
+    page = plain(text(post(client, table, "annul_no_show", {"reason": ""})))
+    assert "An annulment needs a reason." in page and stored(p).reason == "no_show"
+    page = plain(text(post(client, table, "annul_no_show", {"reason": "pair A was at table 2 by mistake"})))
+    assert "Recorded: No-show annulled." in page and "Lead draw" in page
+    partition = stored(p)
+    assert (partition.status, partition.reason, partition.points_a, partition.points_b) == ("playing", "", 0, 0)
+    assert partition.changes.get(version=2).reason == "pair A was at table 2 by mistake"
 
 
 def test_a_restart_and_an_annulled_warning(client, setup):
