@@ -51,8 +51,8 @@ COUNTS = (("played", _("Played"), True), ("wins", _("Wins"), True), ("losses", _
 
 #: The number columns of the CSV file, the same for pairs and players whatever the precedence, so
 #: that a spreadsheet built on it keeps working: every metric and every count.
-CSV_NUMBERS = ("played", "tournament_points", "wins", "losses", "byes", "points_for", "points_against", "points_difference",
-               "penalties", "buchholz", "head_to_head")
+CSV_NUMBERS = ("played", "wins", "losses", "byes", "points_for", "points_against", "points_difference",
+               "penalties", "buchholz", "head_to_head", "tournament_points")
 
 #: What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -155,26 +155,29 @@ class StandingsTable:
     def csv(self) -> bytes:
         """The standings as a spreadsheet: UTF-8 with a byte order mark, ``;`` between the columns
         (as a Russian Excel opens it), the header in the current language, every metric and count
-        (:data:`CSV_NUMBERS`); a text cell that starts like a formula gets a leading apostrophe."""
+        (:data:`CSV_NUMBERS`), then the withdrawal mark (new columns go last, so that a spreadsheet
+        built on the file keeps working); a text cell that starts like a formula gets a leading
+        apostrophe."""
         out = io.StringIO()
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
-                   else [gettext("Player"), gettext("Club")]) + [gettext("Withdrawn")]
+                   else [gettext("Player"), gettext("Club")])
         if self.tournament.plays_sittings:
             # Goat, Sea Goat and points: the game's own numbers, in the order of the columns.
             numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
-            writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns)])
+            writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns), gettext("Withdrawn")])
         else:
             numbers = CSV_NUMBERS
-            writer.writerow([gettext("Rank"), *entrant, gettext("Played"), gettext("Tournament points"),
-                             gettext("Wins"), gettext("Losses"), gettext("Byes"), gettext("Points for"),
-                             gettext("Points against"), gettext("Points difference"), gettext("Penalties"),
-                             gettext("Buchholz"), gettext("Head-to-head")])
+            writer.writerow([gettext("Rank"), *entrant, gettext("Played"), gettext("Wins"), gettext("Losses"),
+                             gettext("Byes"), gettext("Points for"), gettext("Points against"),
+                             gettext("Points difference"), gettext("Penalties"), gettext("Buchholz"),
+                             gettext("Head-to-head"), gettext("Tournament points"), gettext("Withdrawn")])
         for line in self.lines:
             who = line.entrant
             cells = ([who.number, ", ".join(player_name(p) for p in who.players)] if self.kind == "pairs"
-                     else [player_name(who), who.club]) + [line.withdrawal]
-            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in numbers))])
+                     else [player_name(who), who.club])
+            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in numbers),
+                                                             line.withdrawal)])
         return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
