@@ -98,7 +98,8 @@ REGULATION_CHOICES: dict[str, dict[str, Any]] = {
     "points_win": {"highest": _("the highest score"), "lowest": _("the lowest score")},
 }
 STANDINGS_LABELS: dict[str, Any] = {
-    "tournament_points": _("Tournament points"), "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
+    "tournament_points": _("Tournament points"), "wins": _("Wins"), "points_difference": _("Points difference"),
+    "points_for": _("Points for"),
     "buchholz": _("Buchholz"), "head_to_head": _("Head-to-head"), "points_against": _("Points against"),
     "penalties": _("Penalties"),
     # Goat and Sea Goat (RULES 9.1, 9.2)
