@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.engine import Regulations
-from scoring.engine.regulations import GAME_DEFAULTS, STANDINGS_BY_GAME, STANDINGS_METRICS, Game
+from scoring.engine.regulations import GAME_DEFAULTS, STANDINGS_BY_GAME, Game
 
 from .models import Player, Role, Tournament
 from .services import PLAYER_FIELDS
@@ -54,8 +54,8 @@ REGULATION_SECTIONS: tuple[tuple[Any, tuple[tuple[str, Any], ...]], ...] = (
         ("penalties_to_forfeit", _("Penalties before a partition may be declared lost")),
     )),
     (_("Tournament scoring"), (
-        ("win_points", _("Points for a won partition")),
-        ("bye_points", _("Points for a bye")),
+        ("win_points", _("Tournament points for a won partition")),
+        ("bye_points", _("Tournament points for a bye")),
         ("standings", _("Standings order")),
     )),
     (_("Goat, Sea Goat and other games"), (
@@ -98,7 +98,8 @@ REGULATION_CHOICES: dict[str, dict[str, Any]] = {
     "points_win": {"highest": _("the highest score"), "lowest": _("the lowest score")},
 }
 STANDINGS_LABELS: dict[str, Any] = {
-    "wins": _("Wins"), "points_difference": _("Points difference"), "points_for": _("Points for"),
+    "tournament_points": _("Tournament points"), "wins": _("Wins"), "points_difference": _("Points difference"),
+    "points_for": _("Points for"),
     "buchholz": _("Buchholz"), "head_to_head": _("Head-to-head"), "points_against": _("Points against"),
     "penalties": _("Penalties"),
     # Goat and Sea Goat (RULES 9.1, 9.2)
@@ -109,14 +110,16 @@ STANDINGS_LABELS: dict[str, Any] = {
 }
 #: What an empty optional setting means.
 REGULATION_EMPTY: dict[str, Any] = {"no_show_points": _("Empty: the target."),
-                                    "penalties_to_forfeit": _("Empty: no limit.")}
+                                    "penalties_to_forfeit": _("Empty: no limit."),
+                                    "bye_points": _("Empty: as a won partition.")}
 
 
 def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, Any]]]]:
     """The regulations in words, by section: [(section, [(label, value), ...]), ...]; only the
     settings the tournament's game uses (:meth:`Regulations.used`), sections left empty dropped."""
     data = rules.to_dict()
-    empty = {"no_show_points": _("the target"), "penalties_to_forfeit": _("no limit")}
+    empty = {"no_show_points": _("the target"), "penalties_to_forfeit": _("no limit"),
+             "bye_points": _("as a won partition")}
 
     def say(name: str, value: Any) -> Any:
         if name == "standings":
@@ -133,17 +136,13 @@ def describe_regulations(rules: Regulations) -> list[tuple[Any, list[tuple[Any, 
     return [(title, lines) for title, lines in described if lines]
 
 
-#: The criteria of every game's standings (the engine checks that they are the chosen game's).
-ALL_STANDINGS_METRICS = tuple(dict.fromkeys(m for metrics in STANDINGS_BY_GAME.values() for m in metrics))
-
-
 class StandingsWidget(forms.MultiWidget):
     """One select per place in the order of criteria, each with its own label."""
 
     template_name = "tournaments/widgets/standings.html"
 
     def __init__(self, choices, attrs=None):
-        super().__init__([forms.Select(choices=choices) for _m in STANDINGS_METRICS], attrs)
+        super().__init__([forms.Select(choices=choices) for _c in choices[1:]], attrs)
 
     def decompress(self, value):
         value = list(value or [])
@@ -151,22 +150,23 @@ class StandingsWidget(forms.MultiWidget):
 
 
 class StandingsField(forms.MultiValueField):
-    """The standings precedence: criteria in order, empty places dropped; the engine checks it."""
+    """The standings precedence: the criteria of the game (``game``) in order, a place for each,
+    empty places dropped; the engine checks it."""
 
-    def __init__(self, **kwargs):
-        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in ALL_STANDINGS_METRICS]
-        fields = [forms.ChoiceField(choices=choices, required=False) for _m in STANDINGS_METRICS]
+    def __init__(self, game: Game, **kwargs):
+        choices = [("", "—")] + [(m, STANDINGS_LABELS.get(m, m)) for m in STANDINGS_BY_GAME[game]]
+        fields = [forms.ChoiceField(choices=choices, required=False) for _c in choices[1:]]
         super().__init__(fields, widget=StandingsWidget(choices), require_all_fields=False, **kwargs)
 
     def compress(self, data_list):
         return [m for m in data_list or [] if m]
 
 
-def _regulation_field(field: dataclasses.Field) -> forms.Field:
+def _regulation_field(field: dataclasses.Field, game: Game) -> forms.Field:
     name = field.name
     label = REGULATION_LABELS.get(name, name)
     if name == "standings":
-        return StandingsField(label=label)
+        return StandingsField(game, label=label)
     if name in Regulations.FLAGS:
         return forms.BooleanField(label=label, required=False)
     if name in Regulations.CHOICES:
@@ -186,8 +186,9 @@ class RegulationsForm(forms.Form):
         kwargs.setdefault("prefix", "reg")
         kwargs.setdefault("initial", Regulations.from_dict(regulations or {}).to_dict())
         super().__init__(*args, **kwargs)
+        game = Game(self.initial.get("game", Game.SPORTS))
         for field in dataclasses.fields(Regulations):
-            self.fields[field.name] = _regulation_field(field)
+            self.fields[field.name] = _regulation_field(field, game)
 
     @property
     def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
@@ -201,13 +202,16 @@ class RegulationsForm(forms.Form):
     def regulations(self) -> dict[str, Any]:
         """The settings; those that depend on the game (:data:`GAME_DEFAULTS`) left at the default
         of the game the form showed take the default of the game chosen instead (a Goat event made
-        from a sports form gets Goat's standings, not sports')."""
+        from a sports form gets Goat's standings, not sports'), and so do standings the form could
+        only offer of the game it showed."""
         data = dict(self.cleaned_data)
         shown = Game(self.initial.get("game", Game.SPORTS))
         if data.get("game") != shown:
             for name, default in GAME_DEFAULTS[shown].items():
                 if data.get(name) == (list(default) if isinstance(default, tuple) else default):
                     del data[name]
+            if not set(data.get("standings", ())) <= set(STANDINGS_BY_GAME[Game(data["game"])]):
+                data.pop("standings", None)
         return data
 
 

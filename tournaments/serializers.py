@@ -238,11 +238,16 @@ class StandingsRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Shared by rows tied on every metric.")
     pair = PairSerializer(allow_null=True, help_text="The pair (pair standings), else null.")
     player = PlayerSerializer(allow_null=True, help_text="The player (player standings), else null.")
+    withdrawn_after_tour = serializers.IntegerField(source="withdrawn_after", allow_null=True, help_text=(
+        "Withdrawn after this tour (the last published one it was drawn in; 0: before the first); null: not "
+        "withdrawn, or not yet after the tour asked for."))
     played = serializers.IntegerField(source="row.played", help_text="Partitions played (byes not counted).")
+    tournament_points = serializers.IntegerField(source="row.tournament_points", help_text=(
+        "win_points per partition won, bye_points per bye (RULES 8); 0 in Goat, Sea Goat and points."))
     wins = serializers.IntegerField(source="row.wins", help_text="Partitions won, byes included.")
     losses = serializers.IntegerField(source="row.losses")
     byes = serializers.IntegerField(source="row.byes")
-    points_for = serializers.IntegerField(source="row.points_for")
+    points_for = serializers.IntegerField(source="row.points_for", help_text="A bye adds nothing (it is 0:0).")
     points_against = serializers.IntegerField(source="row.points_against")
     points_difference = serializers.IntegerField(source="row.points_difference")
     penalties = serializers.IntegerField(source="row.penalties")

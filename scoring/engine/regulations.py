@@ -138,8 +138,8 @@ _BY_GAME: Final[Any] = object()
 #: In sports ``teams`` is true (always pairs) and ``opening`` unused.
 #: Metric names the standings precedence may use (RULES 8), in their default order first.
 STANDINGS_METRICS = (
-    "wins", "points_difference", "points_for", "buchholz", "head_to_head",
-    "points_against", "penalties",
+    "tournament_points", "points_difference", "points_for", "buchholz", "head_to_head",
+    "wins", "points_against", "penalties",
 )
 #: The same for Goat (RULES 9.1: game points, then goats taken, then total score), Sea Goat
 #: (9.2: games won, then points) and points (9.3: games won, then the points scored, the higher or
@@ -217,7 +217,7 @@ class Regulations:
     penalties_to_forfeit: int | None = None
     # 8: tournament scoring
     win_points: int = 1
-    bye_points: int = 0
+    bye_points: int | None = None  # None: win_points
     standings: tuple[str, ...] = _BY_GAME  # sports: the first five of STANDINGS_METRICS
     # 9.1 Goat (and 9.2 Sea Goat, which plays as Goat unless said otherwise)
     players: int = 4  # at a table: 2 to 4; of a tournament, its largest table
@@ -262,7 +262,7 @@ class Regulations:
         "six_alone": (0, 1_000),
         "games_per_tour": (1, 100),
     }
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"no_show_points", "penalties_to_forfeit"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"no_show_points", "penalties_to_forfeit", "bye_points"})
     #: The settings that are true or false.
     FLAGS: ClassVar[tuple[str, ...]] = ("teams", "reset_others")
 
@@ -344,6 +344,11 @@ class Regulations:
     def no_show_award(self) -> int:
         """Points credited to the present pair on a no-show (RULES 5)."""
         return self.target if self.no_show_points is None else self.no_show_points
+
+    @property
+    def bye_award(self) -> int:
+        """Tournament points of a bye (RULES 8); its domino points are 0:0."""
+        return self.win_points if self.bye_points is None else self.bye_points
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Regulations:

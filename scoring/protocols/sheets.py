@@ -18,7 +18,7 @@ from scoring import engine, labels, services
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
 from scoring.sanctions import sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
-from tournaments.standings import standings_table
+from tournaments.standings import standings_table, withdrawals
 
 
 def person_name(user) -> str:
@@ -343,7 +343,7 @@ def _standings(tournament: Tournament, after_tour: int | None) -> dict[str, Any]
     it: every column, the precedence numbered."""
     table = standings_table(tournament, after_tour=after_tour)
     return {"columns": table.columns, "individual": table.kind == "players",
-            "rows": [{"rank": line.rank, "shared": line.shared, "name": line.name,
+            "rows": [{"rank": line.rank, "shared": line.shared, "name": line.name, "withdrawn": line.withdrawal,
                       "number": line.pair.number if line.pair else "", "values": table.values(line, table.columns)}
                      for line in table.lines]}
 
@@ -405,11 +405,20 @@ def _confirmed_versions(partition_ids: list[int]) -> set[tuple[int, int]]:
             if set(required_seats(p)) <= seats.get((pid, p.version), set())}
 
 
+def _withdrawn(tournament: Tournament, after_tour: int | None) -> list[list[tuple[int, int]]]:
+    """The withdrawals the standings mark, as a part of a snapshot: none, if nobody withdrew, so
+    that the documents of such an event stay current."""
+    kind = "players" if tournament.is_individual else "pairs"
+    marked = sorted(withdrawals(tournament, kind, after_tour).items())
+    return [marked] if marked else []
+
+
 def tour_snapshot(tour: Tour) -> str:
     partitions = list(Partition.objects.filter(table__tour=tour).order_by("pk").values_list("pk", "version", "status"))
     confirmed = sorted(_confirmed_versions([p[0] for p in partitions]))
     return _snapshot("tour", tour.pk, tour.status, partitions, confirmed,
-                     sorted(Bye.objects.filter(tour=tour).values_list("pair_id", flat=True)))
+                     sorted(Bye.objects.filter(tour=tour).values_list("pair_id", flat=True)),
+                     *_withdrawn(tour.tournament, tour.number))
 
 
 def final_sheet(tournament: Tournament) -> dict[str, Any]:
@@ -436,4 +445,5 @@ def final_snapshot(tournament: Tournament) -> str:
                       .values_list("pk", "version", "status"))
     tours = list(tournament.tours.order_by("number").values_list("number", "status"))
     byes = sorted(Bye.objects.filter(tour__tournament=tournament).values_list("tour_id", "pair_id"))
-    return _snapshot("final", tournament.pk, tournament.status, partitions, tours, byes)
+    return _snapshot("final", tournament.pk, tournament.status, partitions, tours, byes,
+                     *_withdrawn(tournament, None))

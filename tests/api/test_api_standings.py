@@ -54,9 +54,9 @@ def standings(**params):
 def test_pair_standings_in_order_with_every_metric(league):
     body = standings()
     assert (body["tournament"], body["kind"], body["after_tour"]) == ("league", "pairs", None)
-    assert [m["key"] for m in body["precedence"]] == ["wins", "points_difference", "points_for", "buchholz",
-                                                      "head_to_head"]
-    assert body["precedence"][0]["name"] == "Wins"
+    assert [m["key"] for m in body["precedence"]] == ["tournament_points", "points_difference", "points_for",
+                                                      "buchholz", "head_to_head"]
+    assert body["precedence"][0]["name"] == "Tournament points"
     rows = [(r["rank"], r["pair"]["number"], r["played"], r["wins"], r["losses"], r["byes"], r["points_for"],
              r["points_against"], r["points_difference"], r["penalties"], r["buchholz"]) for r in body["rows"]]
     assert rows == [
@@ -93,8 +93,9 @@ def test_standings_as_csv_for_excel(league):
     assert content.startswith(b"\xef\xbb\xbf")
     lines = list(csv.reader(io.StringIO(content.decode("utf-8-sig")), delimiter=";"))
     assert lines[0] == ["Rank", "Start number", "Players", "Played", "Wins", "Losses", "Byes", "Points for",
-                        "Points against", "Points difference", "Penalties", "Buchholz", "Head-to-head"]
-    assert lines[1] == ["1", "1", "Игрок1а, Игрок1б", "2", "2", "0", "0", "400", "340", "60", "0", "2", "0"]
+                        "Points against", "Points difference", "Penalties", "Buchholz", "Head-to-head",
+                        "Tournament points", "Withdrawn"]
+    assert lines[1] == ["1", "1", "Игрок1а, Игрок1б", "2", "2", "0", "0", "400", "340", "60", "0", "2", "0", "2", ""]
     assert [line[1] for line in lines[1:]] == ["1", "2", "3", "4"]
     assert lines[4][9:11] == ["-265", "1"]
     assert content.count(b"\r\n") == 5

@@ -36,7 +36,8 @@ def test_defaults_are_those_of_the_rules():
         assert getattr(r, key) == value, key
     assert r.no_show_award == 200  # no_show_points defaults to the target
     assert r.allowances() == (5, 20, 60, 5)
-    assert list(r.standings[:5]) == ["wins", "points_difference", "points_for", "buchholz", "head_to_head"]
+    assert list(r.standings) == ["tournament_points", "points_difference", "points_for", "buchholz", "head_to_head"]
+    assert r.bye_award == 1  # bye_points defaults to win_points
 
 
 def test_from_dict_of_nothing_is_the_defaults():
@@ -54,6 +55,12 @@ def test_no_show_award_defaults_to_the_target():
     assert Regulations.from_dict({"target": 150}).no_show_award == 150
     assert Regulations.from_dict({"target": 150, "no_show_points": 90}).no_show_award == 90
     assert Regulations.from_dict({"no_show_points": 0}).no_show_award == 0
+
+
+def test_a_bye_is_worth_a_win_unless_the_regulations_say_otherwise():
+    assert Regulations.from_dict({"win_points": 3}).bye_award == 3
+    assert Regulations.from_dict({"win_points": 3, "bye_points": 1}).bye_award == 1
+    assert Regulations.from_dict({"win_points": 3, "bye_points": 0}).bye_award == 0
 
 
 def test_round_trip_through_dict_and_json():

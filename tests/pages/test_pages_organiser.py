@@ -1,6 +1,8 @@
 """The organiser's pages: who may open them, and that each form goes through its service,
 shows the service's refusal on the form and then writes nothing."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -122,6 +124,33 @@ def test_create_shows_the_service_errors_and_writes_nothing(client, organiser, c
     text = page(client.post("/en/manage/new/", tournament_post(reg_standings=["wins", "wins"])))
     assert "at most once" in text
     assert list(Tournament.objects.values_list("slug", flat=True)) == ["cup"]
+
+
+def criteria(text: str) -> list[tuple[str, str]]:
+    """The (value, label) choices of the first place of the standings order."""
+    select = re.search(r'<select name="reg-standings_0"[^>]*>(.*?)</select>', text, re.S).group(1)
+    return [(v, label) for v, label in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select) if v]
+
+
+def test_the_standings_order_offers_the_criteria_of_the_events_game_each_named_once(client, organiser):
+    login(client, organiser)
+    for prefix in ("/en", ""):
+        offered = criteria(page(client.get(f"{prefix}/manage/new/")))
+        assert [v for v, _label in offered] == ["tournament_points", "points_difference", "points_for", "buchholz",
+                                                "head_to_head", "wins", "points_against", "penalties"]
+        assert len({label for _v, label in offered}) == len(offered)
+    assert dict(criteria(page(client.get("/manage/new/"))))["tournament_points"] == "Турнирные очки"
+    tournament(organiser, slug="goat", regulations={"game": "goat"})
+    assert [v for v, _label in criteria(page(client.get("/en/tournaments/goat/manage/edit/")))] == [
+        "game_points", "goats", "total_score"]
+    # A sports event turned Goat on the form that offered sports' criteria gets Goat's order.
+    sports = tournament(organiser, slug="turned")
+    data = tournament_post(slug="turned", name="Козёл", status="draft", reg_game="goat",
+                           reg_standings=["points_for", "wins"])
+    assert client.post("/en/tournaments/turned/manage/edit/", data).status_code == 302
+    sports.refresh_from_db()
+    assert sports.regulations["game"] == "goat"
+    assert sports.regulations["standings"] == ["game_points", "goats", "total_score"]
 
 
 def test_form_bounds_come_from_the_engine(client, organiser):

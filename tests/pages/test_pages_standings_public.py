@@ -83,15 +83,15 @@ def text(response) -> str:
 def test_live_standings_count_finished_partitions_only(client, event):
     page = text(client.get("/en/tournaments/cup/standings/"))
     assert "Live" in page and "partitions still being played are not counted" in page
-    assert header(page) == ["Rank", "Pair", "Wins", "Points difference", "Points for", "Buchholz", "Head-to-head",
-                            "Played", "Losses", "Points against"]
+    assert header(page) == ["Rank", "Pair", "Tournament points", "Points difference", "Points for", "Buchholz",
+                            "Head-to-head", "Played", "Wins", "Losses", "Points against"]
     # 4: 1 win, +120; 1: 1 win, +100-105 = -5; 3: 1 win, -120+105 = -15; 2: no win, -100.
     # Buchholz: 4's opponent 3 has 1 win; 1's opponents 2 (0) and 3 (1); 3's: 4 (1) and 1 (1); 2's: 1 (1).
     assert [r[:3] for r in rows(page)] == [["1", "№4 Игрок4а — Игрок4б", "1"], ["2", "№1 Игрок1а — Игрок1б", "1"],
                                            ["3", "№3 Игрок3а — Игрок3б", "1"], ["4", "№2 Игрок2а — Игрок2б", "0"]]
-    assert rows(page)[0][2:] == ["1", "120", "120", "1", "0", "1", "0", "0"]
-    assert rows(page)[1][2:] == ["1", "-5", "100", "1", "0", "2", "1", "105"]
-    assert rows(page)[3][2:] == ["0", "-100", "0", "1", "0", "1", "1", "100"]
+    assert rows(page)[0][2:] == ["1", "120", "120", "1", "0", "1", "1", "0", "0"]
+    assert rows(page)[1][2:] == ["1", "-5", "100", "1", "0", "2", "1", "1", "105"]
+    assert rows(page)[3][2:] == ["0", "-100", "0", "1", "0", "1", "0", "1", "100"]
 
 
 def test_after_tour_selector_and_the_standings_as_they_stood(client, event):
@@ -159,13 +159,15 @@ def test_the_csv_export(client, event):
     lines = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     # The same columns as the API's CSV (tournaments.standings.standings_csv), every metric.
     assert lines[0] == ["Rank", "Start number", "Players", "Played", "Wins", "Losses", "Byes", "Points for",
-                        "Points against", "Points difference", "Penalties", "Buchholz", "Head-to-head"]
-    assert lines[1] == ["1", "4", "Игрок4а, Игрок4б", "1", "1", "0", "0", "120", "0", "120", "0", "0", "0"]
-    assert lines[4] == ["4", "3", "Игрок3а, Игрок3б", "1", "0", "1", "0", "0", "120", "-120", "0", "1", "0"]
+                        "Points against", "Points difference", "Penalties", "Buchholz", "Head-to-head",
+                        "Tournament points", "Withdrawn"]
+    assert lines[1] == ["1", "4", "Игрок4а, Игрок4б", "1", "1", "0", "0", "120", "0", "120", "0", "0", "0", "1", ""]
+    assert lines[4] == ["4", "3", "Игрок3а, Игрок3б", "1", "0", "1", "0", "0", "120", "-120", "0", "1", "0", "0", ""]
     assert response.content.decode("utf-8-sig").endswith("\r\n")
     # The header in the page's language; the players' file; the live one.
     russian = client.get("/tournaments/cup/standings/csv/").content.decode("utf-8-sig").splitlines()[0]
     assert russian.startswith("Место;Стартовый номер;Игроки;Сыграно;Победы;Поражения;")
+    assert russian.endswith(";Турнирные очки;Снятие с турнира")
     players = client.get("/en/tournaments/cup/standings/players/csv/")
     assert players["Content-Disposition"] == 'attachment; filename="standings-cup-players-live.csv"'
     assert len(players.content.decode("utf-8-sig").splitlines()) == 9

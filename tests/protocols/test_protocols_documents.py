@@ -120,7 +120,7 @@ def test_tour_and_final_protocols(world, tmp_path):
                                                                                       (2, (200, 0), "A")]
     assert len(sheet["standings"]["rows"]) == 4 and sheet["standings"]["rows"][0]["values"][0] == 1
     keys = [c.key for c in sheet["standings"]["columns"]]
-    assert keys[:5] == ["wins", "points_difference", "points_for", "buchholz", "head_to_head"]
+    assert keys[:5] == ["tournament_points", "points_difference", "points_for", "buchholz", "head_to_head"]
     assert {"points_against", "penalties"} <= set(keys)
     with pytest.raises(PermissionDenied):
         protocols.issue_tour_protocol(world["ref"], world["tour"].pk, base_url=BASE_URL)

@@ -138,7 +138,7 @@ def test_goat_standings_game_points_then_goats_then_total_score(played):
     table = standings_table(t)
     assert [c.key for c in table.columns] == ["game_points", "goats", "total_score", "played"]
     lines = table.csv().decode("utf-8-sig").splitlines()
-    assert len(lines) == 6 and lines[-1].endswith(";0;1;45;1")  # game points, goats, total score, played
+    assert len(lines) == 6 and lines[-1].endswith(";0;1;45;1;")  # game points, goats, total score, played; withdrawn
 
 
 def test_bad_input_is_refused_and_nothing_is_written(played):

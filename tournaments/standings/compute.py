@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from scoring import engine
 from scoring.models import Partition, SeatResult
-from tournaments.models import Bye, Entry, Pair, Table, Tournament
+from tournaments.models import Bye, Entry, Pair, SitOut, Table, Tour, Tournament
 
 from .metrics import Row, metrics_of, rank
 
@@ -30,22 +30,24 @@ def _finished(tournament: Tournament, after_tour: int | None) -> QuerySet[Partit
 
 
 def _add_byes(tournament: Tournament, rows: dict[int, Row], after_tour: int | None, members: dict[int, tuple[int, ...]]) -> None:
-    """A bye is a win with ``bye_points``:0 (RULES 8) for the pair, or for both its players."""
+    """A bye is a win worth ``bye_points`` tournament points and 0:0 in domino points (RULES 8),
+    for the pair, or for both its players."""
     byes = Bye.objects.filter(tour__tournament=tournament)
     if after_tour is not None:
         byes = byes.filter(tour__number__lte=after_tour)
-    points = tournament.rules.bye_points
+    points = tournament.rules.bye_award
     for pair_id in byes.values_list("pair_id", flat=True):
         for key in members.get(pair_id, ()):
             if key in rows:
                 rows[key].wins += 1
                 rows[key].byes += 1
-                rows[key].points_for += points
+                rows[key].tournament_points += points
 
 
-def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str, str]) -> None:
+def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str, str], win_points: int) -> None:
     """Add the grouped sums of ``partitions`` to ``rows``: ``sides`` maps a column that names the
-    entrant (``table__pair_a``, ``table__seat1``, ...) to the side (``"a"``/``"b"``) he played."""
+    entrant (``table__pair_a``, ``table__seat1``, ...) to the side (``"a"``/``"b"``) he played; a
+    won partition is worth ``win_points`` tournament points."""
     for column, side in sides.items():
         other = "b" if side == "a" else "a"
         grouped = partitions.values(column).annotate(
@@ -56,6 +58,7 @@ def _sums(partitions: QuerySet[Partition], rows: dict[int, Row], sides: dict[str
             if row is not None:
                 row.played += g["played"]
                 row.wins += g["won"]
+                row.tournament_points += g["won"] * win_points
                 row.points_for += g["scored"]
                 row.points_against += g["conceded"]
                 row.penalties += g["penalised"]
@@ -88,7 +91,7 @@ def pair_standings(tournament: Tournament, after_tour: int | None = None) -> lis
         _seat_sums(results.filter(seat=2), rows, "partition__table__pair_b")
         return rank(rows, tournament.rules.standings, pairs, metrics_of(tournament.rules))
     partitions = _finished(tournament, after_tour)
-    _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"})
+    _sums(partitions, rows, {"table__pair_a": "a", "table__pair_b": "b"}, tournament.rules.win_points)
     for a, b, winner in partitions.values_list("table__pair_a", "table__pair_b", "winner"):
         if a in rows:
             rows[a].meetings.append(((b,), winner == "A"))
@@ -107,7 +110,8 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
         return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules))
     partitions = _finished(tournament, after_tour)
     seat_of = {seat: f"table__{field}" for seat, field in zip(engine.SEATS, Table.SEAT_FIELDS)}
-    _sums(partitions, rows, {seat_of[seat]: pair.lower() for pair in engine.Pair for seat in engine.seats_of(pair)})
+    _sums(partitions, rows, {seat_of[seat]: pair.lower() for pair in engine.Pair for seat in engine.seats_of(pair)},
+          tournament.rules.win_points)
     for winner, *seated in partitions.values_list("winner", *seat_of.values()):
         side = {pair: tuple(seated[seat - 1] for seat in engine.seats_of(pair)) for pair in engine.Pair}
         for pair, opponents in ((engine.Pair.A, side[engine.Pair.B]), (engine.Pair.B, side[engine.Pair.A])):
@@ -119,3 +123,29 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
         members[pair_id] = (first, second)
     _add_byes(tournament, rows, after_tour, members)
     return rank(rows, tournament.rules.standings)
+
+
+def withdrawals(tournament: Tournament, kind: str, after_tour: int | None = None) -> dict[int, int]:
+    """The withdrawn entrants of the standings of ``kind`` (``"pairs"``: fixed pairs; ``"players"``)
+    and the last published tour each was drawn in (at a table, a bye or sitting out; 0: none), the
+    tour he withdrew after (RULES 8: marked wherever he is ranked). After tour N, a withdrawal after
+    a later tour is not yet one."""
+    if kind == "pairs":
+        ids = list(Pair.objects.filter(tournament=tournament, tour__isnull=True, withdrawn_at__isnull=False)
+                   .values_list("pk", flat=True))
+        sources: tuple[tuple[type[Table | Bye | SitOut], str], ...] = (
+            (Table, "pair_a"), (Table, "pair_b"), (Bye, "pair"))
+    else:
+        ids = list(Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=False)
+                   .values_list("player_id", flat=True))
+        sources = (*((Table, field) for field in Table.SEAT_FIELDS), (SitOut, "player"), (Bye, "pair__first"),
+                   (Bye, "pair__second"))
+    last = dict.fromkeys(ids, 0)
+    if not ids:
+        return last
+    for model, column in sources:
+        drawn = (model.objects.filter(tour__tournament=tournament, **{f"{column}__in": ids})
+                 .exclude(tour__status=Tour.Status.DRAFT).values(column).annotate(last=Max("tour__number")))
+        for key, number in drawn.values_list(column, "last"):
+            last[key] = max(last[key], number)
+    return {key: n for key, n in last.items() if after_tour is None or n <= after_tour}

@@ -22,6 +22,8 @@ class Row:
     played: int = 0
     wins: int = 0
     byes: int = 0
+    #: ``win_points`` a won partition, ``bye_points`` a bye (RULES 8).
+    tournament_points: int = 0
     points_for: int = 0
     points_against: int = 0
     penalties: int = 0
@@ -64,6 +66,13 @@ class Metric:
 
     def value(self, row: Row, rows: dict[int, Row]) -> int:
         return getattr(row, self.attribute)
+
+
+class TournamentPoints(Metric):
+    """The first metric of RULES 8: with the default regulations, the wins."""
+
+    key, name = "tournament_points", _("Tournament points")
+    attribute = "tournament_points"
 
 
 class Wins(Metric):
@@ -159,8 +168,8 @@ class PointsScoredLowFirst(PointsScored):
     higher_is_better = False
 
 
-METRICS: dict[str, Metric] = {m.key: m for m in (Wins(), PointsDifference(), PointsFor(), PointsAgainst(),
-                                                   Penalties(), Buchholz(), HeadToHead())}
+METRICS: dict[str, Metric] = {m.key: m for m in (TournamentPoints(), Wins(), PointsDifference(), PointsFor(),
+                                                   PointsAgainst(), Penalties(), Buchholz(), HeadToHead())}
 #: The metrics of Goat, Sea Goat and points, in their default order (the regulations' ``standings``).
 GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamePoints(), Goats(), TotalScore())}
 SEA_GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsWon())}

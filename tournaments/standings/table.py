@@ -16,12 +16,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Pair, Player, Tour, Tournament
 
-from .compute import pair_standings, player_standings
+from .compute import pair_standings, player_standings, withdrawals
 from .metrics import Row, metrics_of
 
 #: The kinds of standings: of the fixed pairs (pair events), or of the players.
@@ -52,7 +52,7 @@ COUNTS = (("played", _("Played"), True), ("wins", _("Wins"), True), ("losses", _
 #: The number columns of the CSV file, the same for pairs and players whatever the precedence, so
 #: that a spreadsheet built on it keeps working: every metric and every count.
 CSV_NUMBERS = ("played", "wins", "losses", "byes", "points_for", "points_against", "points_difference",
-               "penalties", "buchholz", "head_to_head")
+               "penalties", "buchholz", "head_to_head", "tournament_points")
 
 #: What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -90,6 +90,8 @@ class Line:
     row: Row
     entrant: Any
     shared: bool  # its rank is shared with others tied on every metric
+    #: Withdrawn: after this tour (0: before the first, :func:`.compute.withdrawals`); ``None``: not.
+    withdrawn_after: int | None = None
 
     @property
     def rank(self) -> int:
@@ -105,6 +107,16 @@ class Line:
     @property
     def player(self) -> Player | None:
         return self.entrant if isinstance(self.entrant, Player) else None
+
+    @property
+    def withdrawal(self) -> str:
+        """The mark of a withdrawn entrant, in the current language; empty if he plays on."""
+        if self.withdrawn_after is None:
+            return ""
+        context = "pair" if isinstance(self.entrant, Pair) else "player"
+        if not self.withdrawn_after:
+            return pgettext(context, "withdrawn before tour 1")
+        return pgettext(context, "withdrawn after tour %(number)s") % {"number": self.withdrawn_after}
 
     @property
     def name(self) -> str:
@@ -143,7 +155,9 @@ class StandingsTable:
     def csv(self) -> bytes:
         """The standings as a spreadsheet: UTF-8 with a byte order mark, ``;`` between the columns
         (as a Russian Excel opens it), the header in the current language, every metric and count
-        (:data:`CSV_NUMBERS`); a text cell that starts like a formula gets a leading apostrophe."""
+        (:data:`CSV_NUMBERS`), then the withdrawal mark (new columns go last, so that a spreadsheet
+        built on the file keeps working); a text cell that starts like a formula gets a leading
+        apostrophe."""
         out = io.StringIO()
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
@@ -151,18 +165,19 @@ class StandingsTable:
         if self.tournament.plays_sittings:
             # Goat, Sea Goat and points: the game's own numbers, in the order of the columns.
             numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
-            writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns)])
+            writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns), gettext("Withdrawn")])
         else:
             numbers = CSV_NUMBERS
             writer.writerow([gettext("Rank"), *entrant, gettext("Played"), gettext("Wins"), gettext("Losses"),
                              gettext("Byes"), gettext("Points for"), gettext("Points against"),
                              gettext("Points difference"), gettext("Penalties"), gettext("Buchholz"),
-                             gettext("Head-to-head")])
+                             gettext("Head-to-head"), gettext("Tournament points"), gettext("Withdrawn")])
         for line in self.lines:
             who = line.entrant
             cells = ([who.number, ", ".join(player_name(p) for p in who.players)] if self.kind == "pairs"
                      else [player_name(who), who.club])
-            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in numbers))])
+            writer.writerow([neutralise_formula(c) for c in (line.rank, *cells, *(line.value(k) for k in numbers),
+                                                             line.withdrawal)])
         return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
@@ -197,5 +212,6 @@ def standings_table(tournament: Tournament, *, kind: str | None = None,
     ranks: dict[int, int] = {}
     for row in rows:
         ranks[row.rank] = ranks.get(row.rank, 0) + 1
-    lines = [Line(row, entrants[row.key], ranks[row.rank] > 1) for row in rows]
+    withdrawn = withdrawals(tournament, kind, after_tour)
+    lines = [Line(row, entrants[row.key], ranks[row.rank] > 1, withdrawn.get(row.key)) for row in rows]
     return StandingsTable(tournament, kind, after_tour, tours, columns(tournament), lines)
