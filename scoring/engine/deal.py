@@ -43,7 +43,7 @@ _PASS: Final = -1
 _TILE_AT: Final = tuple(tile_index(a, b) for a in range(7) for b in range(7))
 
 #: The keys a protocol move may have besides its kind and seat.
-_MOVE_EXTRAS: Final = ("end", "seconds")
+_MOVE_EXTRAS: Final = ("end", "seconds", "false")
 
 #: Default move allowances (time_single, time_several, time_fish, time_pass), RULES 6.
 DEFAULT_TIMES: Final = (5, 20, 60, 5)
@@ -622,7 +622,8 @@ class Deal:
 
     def apply(self, move: Mapping[str, Any]) -> None:
         """Apply one protocol move: ``{"seat", "tile", "end"?, "seconds"?}``, ``{"seat", "pass": true,
-        "seconds"?}`` or a mark ``{"seat", "touched"|"exposed": tile}``."""
+        "false"?: true, "seconds"?}`` (a false pass ends the deal) or a mark ``{"seat",
+        "touched"|"exposed": tile}``."""
         if not isinstance(move, Mapping) or "seat" not in move:
             raise IllegalMove(gettext_noop("a move must be an object with a seat 1 to 4"))
         seat = move["seat"]
@@ -636,12 +637,18 @@ class Deal:
         seconds = move.get("seconds")
         if kind in _MARKS and seconds is not None:
             raise IllegalMove(gettext_noop("a mark is no move: it has no seconds"))
+        if "false" in move and (kind != "pass" or move["false"] is not True):
+            raise IllegalMove(gettext_noop("\"false\": true goes with a pass: a false pass"))
         if self.outcome is not None:
             raise IllegalMove(gettext_noop("the deal is already over (%(end)s): no move after it"), end=self.outcome.end)
         if kind == "pass":
             if move["pass"] is not True:
                 raise IllegalMove(gettext_noop("\"pass\" must be true"))
-            self.pass_turn(seat, seconds)
+            if "false" in move:  # found at the table: the referee ends the deal (RULES 7)
+                self._check_turn(seat)
+                self.end_false_pass(seat, seconds)
+            else:
+                self.pass_turn(seat, seconds)
         elif kind == "tile":
             self.play(move["tile"], move.get("end"), seat, seconds)
         else:

@@ -18,7 +18,8 @@ from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
 from .partition import ViolationRecord
 from .points import PointsGame
 from . import rules
-from .protocol_fields import Listed, fail, place, read_penalties, read_time, read_violations, violation_output
+from .protocol_fields import (Listed, fail, move_number, place, read_penalties, read_time, read_violations,
+                              violation_output)
 from .regulations import Game, Regulations
 from .vocabulary import Expiry, GameReason, GoatEnd, Seat
 
@@ -317,7 +318,7 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
 def _written_violation(violation: ViolationRecord) -> dict[str, Any]:
     item: dict[str, Any] = {"deal": violation.deal, "seat": violation.seat, "code": str(violation.code)}
     if violation.move is not None:
-        item["move"] = violation.move
+        item["move"] = move_number(violation.move)
     if violation.annulled is not None:
         item["annulled"] = violation.annulled
     return item

@@ -29,7 +29,7 @@ from . import rules
 from .deal import Deal, DealOutcome, check_seconds, is_seat, pair_of
 from .annulment import Annulments
 from .errors import PartitionError, RulesError, gettext_noop
-from .regulations import FishTie, Format, NextLead, Regulations, RepeatScope
+from .regulations import FishTie, Format, Regulations, RepeatScope
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import Absent, Consequence, DealEnd, Expiry, Next, Pair, Reason, Seat, Side, ViolationCode
 
@@ -155,12 +155,6 @@ class _State:
     time_expired: tuple[Expiry, int] | None = None  # (when, deal number)
     no_show: Absent | None = None
     decision: Decision | None = None
-
-    def copy(self) -> _State:
-        """A copy to restore if an event turns out not to apply (the records are immutable)."""
-        return dataclasses.replace(self, deals=list(self.deals), penalties=list(self.penalties),
-                                   pending=list(self.pending), violations=list(self.violations),
-                                   repeats=dict(self.repeats))
 
 
 def _fish_seat_needed() -> PartitionError:
@@ -352,7 +346,7 @@ class Partition(Annulments):
         if s.first_leader is None:
             raise PartitionError(gettext_noop("record the lead draw before the first deal"))
         leader = s.next_leader
-        if leader is None:  # a later penalty reopened a partition decided by a seatless fish
+        if leader is None:  # a seatless fish, and the winner leads this deal
             raise _fish_seat_needed()
         if self.current is not None:
             raise PartitionError(gettext_noop("a deal is being played move by move: finish it first"))
@@ -379,15 +373,10 @@ class Partition(Annulments):
             raise PartitionError(gettext_noop("pips must give pair A and pair B"))
         outcome = DealOutcome(end, seat, (pips[0], pips[1]))
         rules.check_pips(end, outcome.pips)
-        if seat is not None or r.next_lead != NextLead.WINNER:
-            return self._score(outcome, None, leader)
-        # Fish without its seat, and the winner leads the next deal: fine only if none follows.
-        before = s.copy()
-        record = self._score(outcome, None, leader)
-        if s.decision is None:
-            self._state = before
-            raise _fish_seat_needed()
-        return record
+        # A fish without its seat when the winner leads the next deal leaves the next leader
+        # unknown: fine as long as no deal follows (a penalty after it may decide the partition);
+        # the next deal is refused (start_deal, record_deal).
+        return self._score(outcome, None, leader)
 
     def _score(self, outcome: DealOutcome, deal: Deal | None, leader: Seat) -> DealRecord:
         """Count a deal led by ``leader`` that ended with ``outcome``."""

@@ -30,7 +30,8 @@ from .goat import GoatGame
 from .goat_protocol import game_result, read_game_protocol, write_game_protocol
 from .partition import DealRecord, Partition, PenaltyRecord
 from .points import PointsGame
-from .protocol_fields import Listed, fail, place, read_penalties, read_time, read_violations, violation_output
+from .protocol_fields import (Listed, fail, move_number, place, read_penalties, read_time, read_violations,
+                              violation_output)
 from .regulations import Game, Regulations
 from .vocabulary import DealEnd, Expiry, ViolationCode
 
@@ -174,7 +175,7 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[Listed]
             partition.current = None
             raise
         if listed:
-            raise fail(gettext_noop("the deal has no move %(move)s being awaited"), move=listed[0].move).at(
+            raise fail(gettext_noop("the deal has no move %(move)s being awaited"), move=move_number(listed[0].move)).at(
                 gettext_noop("violation %(n)s"), n=listed[0].n)
         if partition.current is not None and not last:
             raise fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
@@ -239,15 +240,31 @@ def _deal_output(record: DealRecord, times: tuple[int, int, int, int]) -> dict[s
         "winner": _text(record.winner), "points": record.points, "pips": _totals(record.pips),
         "totals": _totals(record.totals),
     }
-    if record.deal is not None:
-        out["allowances"] = allowances_of(record.deal.to_dict(), times)
+    form = _move_form(record)
+    if form is not None:
+        out["allowances"] = allowances_of({**form, "leader": record.leader}, times)
     return out
 
 
-def _penalty_output(penalty: PenaltyRecord) -> dict[str, Any]:
-    assert penalty.totals is not None  # a counted penalty (not one pending) has its totals
+def _penalty_output(penalty: PenaltyRecord, totals: tuple[int, int]) -> dict[str, Any]:
     return {"after_deal": penalty.after_deal, "seat": penalty.seat, "code": _text(penalty.code), "pair": _text(penalty.pair),
-            "points": penalty.points, "totals": _totals(penalty.totals)}
+            "points": penalty.points, "totals": _totals(totals)}
+
+
+def _penalties_output(partition: Partition) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+    """The penalties counted, then those written during the last deal, still being played: the
+    format counts these in the totals at once (``after_deal``: that deal); the partition still
+    ends only when that deal does. Returns them and the totals."""
+    out = []
+    for p in partition.penalties:
+        assert p.totals is not None  # a counted penalty has its totals
+        out.append(_penalty_output(p, p.totals))
+    totals = partition.totals
+    for p in partition.pending_penalties:
+        da, db = rules.penalty_delta(p.pair, partition.regulations)
+        totals = (totals[0] + da, totals[1] + db)
+        out.append(_penalty_output(p, totals))
+    return out, totals
 
 
 def result_of(partition: AnyGame) -> dict[str, Any]:
@@ -257,10 +274,11 @@ def result_of(partition: AnyGame) -> dict[str, Any]:
         return game_result(partition)
     times = partition.regulations.allowances()
     decision = partition.decision
+    penalties, totals = _penalties_output(partition)
     out: dict[str, Any] = {
         "deals": [_deal_output(d, times) for d in partition.deals],
-        "penalties": [_penalty_output(p) for p in partition.penalties],
-        "totals": _totals(partition.totals),
+        "penalties": penalties,
+        "totals": _totals(totals),
         "winner": _text(decision.winner) if decision else None,
         "reason": _text(decision.reason) if decision else None,
         "violations": [violation_output(v) for v in sorted(partition.violations, key=lambda v: v.occurrence)
@@ -282,10 +300,27 @@ def score_protocol(doc: Any) -> dict[str, Any]:
     return result_of(read_protocol(doc)[0])
 
 
+def _move_form(record: DealRecord) -> dict[str, Any] | None:
+    """A deal played move by move in the move form (``hands``, ``moves``), or ``None`` for one
+    recorded in summary form. A false pass ends it with ``"false": true`` when it is the pass of
+    the seat to move; one the referee found later (another seat) only the summary form says."""
+    deal = record.deal
+    if deal is None or (record.end == DealEnd.FALSE_PASS and record.seat != deal.to_move):
+        return None
+    played = deal.to_dict()
+    moves = played["moves"]
+    if record.end == DealEnd.FALSE_PASS:
+        move: dict[str, Any] = {"seat": record.seat, "pass": True, "false": True}
+        if deal.false_pass_seconds is not None:
+            move["seconds"] = deal.false_pass_seconds
+        moves.append(move)
+    return {"hands": played["hands"], "moves": moves}
+
+
 def _written_violations(partition: Partition) -> list[dict[str, Any]]:
     """The ``violations`` of the file (module docstring): each with its key of occurrence."""
-    moves: dict[int, int] = {d.n: len(d.deal.moves) for d in partition.deals
-                             if d.deal is not None and d.end != DealEnd.FALSE_PASS}
+    moves: dict[int, int] = {d.n: sum(1 for m in form["moves"] if "tile" in m or "pass" in m)  # marks are no moves
+                             for d in partition.deals if (form := _move_form(d)) is not None}
     if partition.current is not None:
         moves[len(partition.deals) + 1] = len(partition.current.moves)  # the move awaited never came
     escalating = [v for v in partition.violations if v.code in rules.ESCALATING_CODES]
@@ -298,7 +333,7 @@ def _written_violations(partition: Partition) -> list[dict[str, Any]]:
         deal, move = v.deal, v.move
         item: dict[str, Any] = {"deal": deal, "seat": v.seat, "code": _text(v.code)}
         if move is not None:
-            item["move"] = move
+            item["move"] = move_number(move)
         if v.annulled is not None:
             item["annulled"] = v.annulled
         if move is not None and (deal, move) in derived:
@@ -331,9 +366,9 @@ def write_protocol(partition: AnyGame, pairs: Mapping[str, list[str]] | None = N
     violations = _written_violations(partition)
     deals: list[dict[str, Any]] = []
     for d in partition.deals:
-        if d.deal is not None and d.end != DealEnd.FALSE_PASS:
-            played = d.deal.to_dict()
-            deals.append({"hands": played["hands"], "moves": played["moves"]})
+        form = _move_form(d)
+        if form is not None:
+            deals.append(form)
         else:
             deal: dict[str, Any] = {"end": _text(d.end), "pips": _totals(d.pips)}
             if d.seat is not None:

@@ -72,9 +72,16 @@ class Violating(Protocol):
     def annul_violation(self, violation_id: int, reason: str) -> None: ...
 
 
+def move_number(index: int | None) -> int | None:
+    """The number a protocol gives the move of a violation (from 1 within its deal, the lead is
+    move 1) for the engine's index of it (from 0)."""
+    return None if index is None else index + 1
+
+
 @dataclass(frozen=True)
 class Listed:
-    """A violation of the protocol's ``violations`` list, the ``n``-th (from 1)."""
+    """A violation of the protocol's ``violations`` list, the ``n``-th (from 1); ``move`` is the
+    engine's index of its move (from 0), one less than the number the protocol writes."""
 
     n: int
     deal: int
@@ -115,8 +122,8 @@ def read_violations(value: Any, deals: int) -> list[Listed]:
         error: ProtocolError | None = None
         if type(deal) is not int or not 0 <= deal <= deals + 1:
             error = fail(gettext_noop("deal must be 0 to %(high)s, got %(value)s"), high=deals + 1, value=repr(deal))
-        elif move is not None and (type(move) is not int or move < 0 or deal == 0):
-            error = fail(gettext_noop("move must be the index (0 or more) of a move of the deal, got %(value)s"),
+        elif move is not None and (type(move) is not int or move < 1 or deal == 0):
+            error = fail(gettext_noop("move must be the number (1 or more) of a move of the deal, got %(value)s"),
                          value=repr(move))
         elif move is None and deal == deals + 1:
             error = fail(gettext_noop("deal %(deal)s is not given: only a violation at a move can be during it"),
@@ -132,11 +139,11 @@ def read_violations(value: Any, deals: int) -> list[Listed]:
                          value=repr(lapse))
         if error is not None:
             raise error.at(where[0], **where[1])
-        result.append(Listed(n, deal, move, item["seat"], code, annulled, lapse))
+        result.append(Listed(n, deal, None if move is None else move - 1, item["seat"], code, annulled, lapse))
     return result
 
 
 def violation_output(violation: ViolationRecord) -> dict[str, Any]:
     """A violation in the output document: its place, seat, code and outcome."""
-    return {"deal": violation.deal, "move": violation.move, "seat": violation.seat, "code": str(violation.code),
+    return {"deal": violation.deal, "move": move_number(violation.move), "seat": violation.seat, "code": str(violation.code),
             "outcome": "annulled" if violation.annulled is not None else str(violation.consequence)}

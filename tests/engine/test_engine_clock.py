@@ -198,8 +198,8 @@ def test_annulling_a_derived_lapse_sticks_through_storage():
         assert rows(again)[2] == (1, 4, 1, 1, "penalty", False)
         assert again.totals == (126, 25)
     written = write_protocol(p)
-    assert written["violations"] == [{"deal": 1, "move": 0, "seat": 1, "code": "move_time",
-                                      "annulled": "network outage", "lapse": 1}]
+    assert written["violations"] == [{"deal": 1, "move": 1, "seat": 1, "code": "move_time",
+                                      "annulled": "network outage", "lapse": 1}]  # the lead: move 1
     assert written["deals"][0]["moves"][0] == {"seat": 1, "tile": "0-0", "seconds": 40.0}
 
 
@@ -217,15 +217,15 @@ def test_listed_move_time_violations_of_a_deal_played_on_paper_round_trip():
     p.record_violation(4, "conduct")  # between deals 1 and 2: deal 1, no move
     assert (p.violations[-1].deal, p.violations[-1].move) == (1, None)
     written = json.loads(json.dumps(write_protocol(p)))
-    assert written["violations"] == [{"deal": 1, "seat": 2, "code": "move_time", "move": 3},
-                                     {"deal": 1, "seat": 2, "code": "move_time", "move": 5},
+    assert written["violations"] == [{"deal": 1, "seat": 2, "code": "move_time", "move": 4},  # from 1 in a file
+                                     {"deal": 1, "seat": 2, "code": "move_time", "move": 6},
                                      {"deal": 1, "seat": 4, "code": "conduct"}]
     assert "penalties" not in written  # the penalty follows from the listed violations
     out = score_protocol(written)
     assert out == result_of(p)
     assert out["violations"] == [
-        {"deal": 1, "move": 3, "seat": 2, "code": "move_time", "outcome": "warning"},
-        {"deal": 1, "move": 5, "seat": 2, "code": "move_time", "outcome": "penalty"},
+        {"deal": 1, "move": 4, "seat": 2, "code": "move_time", "outcome": "warning"},
+        {"deal": 1, "move": 6, "seat": 2, "code": "move_time", "outcome": "penalty"},
         {"deal": 1, "move": None, "seat": 4, "code": "conduct", "outcome": "warning"},
     ]
 
@@ -267,23 +267,23 @@ def fish_document(**changes):
     moves[1]["seconds"] = 41.0  # seat 2: two lapses of 20 s
     doc = {"format": F, "first_leader": 1,
            "deals": [{"hands": {str(s): h for s, h in zip((1, 2, 3, 4), FISH_HANDS)}, "moves": moves}],
-           "violations": [{"deal": 1, "move": 1, "seat": 2, "code": "move_time", "annulled": "clock paused",
+           "violations": [{"deal": 1, "move": 2, "seat": 2, "code": "move_time", "annulled": "clock paused",
                            "lapse": 1},
-                          {"deal": 1, "move": 4, "seat": 1, "code": "conduct"},
-                          {"deal": 1, "move": 4, "seat": 1, "code": "conduct"}]}
+                          {"deal": 1, "move": 5, "seat": 1, "code": "conduct"},
+                          {"deal": 1, "move": 5, "seat": 1, "code": "conduct"}]}
     doc.update(changes)
     return doc
 
 
 def test_a_protocol_with_seconds_and_violations_worked_by_hand():
     out = score_protocol(fish_document())
-    # Lapse 1 of move 1 is annulled, so lapse 2 is seat 2's first: a warning. Seat 1's second
+    # Lapse 1 of move 2 is annulled, so lapse 2 is seat 2's first: a warning. Seat 1's second
     # conduct: a penalty on A, after the fish (A 126): B 25.
     assert out["violations"] == [
-        {"deal": 1, "move": 1, "seat": 2, "code": "move_time", "outcome": "annulled"},
-        {"deal": 1, "move": 1, "seat": 2, "code": "move_time", "outcome": "warning"},
-        {"deal": 1, "move": 4, "seat": 1, "code": "conduct", "outcome": "warning"},
-        {"deal": 1, "move": 4, "seat": 1, "code": "conduct", "outcome": "penalty"},
+        {"deal": 1, "move": 2, "seat": 2, "code": "move_time", "outcome": "annulled"},
+        {"deal": 1, "move": 2, "seat": 2, "code": "move_time", "outcome": "warning"},
+        {"deal": 1, "move": 5, "seat": 1, "code": "conduct", "outcome": "warning"},
+        {"deal": 1, "move": 5, "seat": 1, "code": "conduct", "outcome": "penalty"},
     ]
     assert out["penalties"] == [{"after_deal": 1, "seat": 1, "code": "conduct", "pair": "A", "points": 25,
                                  "totals": {"A": 126, "B": 25}}]
@@ -296,7 +296,7 @@ def test_a_protocol_with_seconds_and_violations_worked_by_hand():
 
 def test_an_annulled_violation_that_matches_no_derived_lapse_is_listed():
     doc = fish_document()
-    doc["violations"][0]["lapse"] = 3  # move 1 lapsed twice only
+    doc["violations"][0]["lapse"] = 3  # move 2 lapsed twice only
     out = score_protocol(doc)
     assert [v["outcome"] for v in out["violations"][:3]] == ["warning", "penalty", "annulled"]
     assert out["totals"] == {"A": 151, "B": 25}
@@ -306,7 +306,8 @@ def test_an_annulled_violation_that_matches_no_derived_lapse_is_listed():
     ({"code": "signs"}, "violation 1: a violation is move_time, conduct"),
     ({"annulled": None}, "violation 1: lapse"),
     ({"annulled": " "}, "violation 1: annulled must be the reason"),
-    ({"move": 10}, "deal 1, violation 1: the deal has no move 10"),
+    ({"move": 11}, "deal 1, violation 1: the deal has no move 11"),  # FISH has 10 moves
+    ({"move": 0}, "violation 1: move must be the number (1 or more)"),
     ({"deal": 0}, "violation 1: move must be"),
     ({"deal": 3}, "violation 1: deal must be 0 to 2"),
     ({"extra": 1}, "violation 1: a violation has deal, seat and code"),
@@ -376,10 +377,10 @@ def test_a_live_partition_round_trips_through_the_protocol():
     written = json.loads(json.dumps(write_protocol(p)))
     # Derived lapses are not listed, unless annulled; those of the move still awaited are.
     assert written["violations"] == [
-        {"deal": 1, "seat": 2, "code": "move_time", "move": 1, "annulled": "the referee paused", "lapse": 1},
-        {"deal": 1, "seat": 3, "code": "conduct", "move": 1},
+        {"deal": 1, "seat": 2, "code": "move_time", "move": 2, "annulled": "the referee paused", "lapse": 1},
+        {"deal": 1, "seat": 3, "code": "conduct", "move": 2},
         {"deal": 1, "seat": 3, "code": "conduct"},
-        {"deal": 2, "seat": 2, "code": "move_time", "move": 0},
+        {"deal": 2, "seat": 2, "code": "move_time", "move": 1},
     ]
     again, _ = read_protocol(written)
     assert result_of(again) == result_of(p)

@@ -175,12 +175,12 @@ def test_violations_at_moves_of_a_deal_played_move_by_move_round_trip():
         else:
             game.pass_turn(current.to_move)
     written = write_protocol(game)
-    assert [(v["deal"], v["move"]) for v in written["violations"]] == [(1, 0), (1, 1)]
+    assert [(v["deal"], v["move"]) for v in written["violations"]] == [(1, 1), (1, 2)]  # from 1 in a file
     assert result_of(read_protocol(written)[0]) == result_of(game)
 
 
 @pytest.mark.parametrize("violation, message", [
-    ({"deal": 2, "seat": 1, "code": "conduct", "move": 0}, "violation 1: deal 2 is not given"),
+    ({"deal": 2, "seat": 1, "code": "conduct", "move": 1}, "violation 1: deal 2 is not given"),
     ({"deal": 1, "seat": 1, "code": "signs"}, "other codes are penalties at once"),
     ({"deal": 1, "seat": 4, "code": "conduct"}, "violation 1: seat must be 1 to 3"),
     ({"deal": 0, "seat": 1, "code": "conduct", "annulled": ""}, "annulled must be the reason"),

@@ -178,11 +178,17 @@ def test_next_lead_winner_the_last_tile_leads_and_a_false_pass_rotates():
     assert p.status().leader == 1  # a drawn fish: the one who placed the fishing tile
 
 
-def test_next_lead_winner_needs_the_fishing_seat():
+def test_next_lead_winner_needs_the_fishing_seat_for_the_next_deal():
+    # A penalty after the fish may still decide the partition (PROTOCOL_FORMAT, Output): only the
+    # next deal needs its leader.
     p = make(next_lead="winner")
-    with pytest.raises(PartitionError, match="seat"):
-        fish(p, 30, 20)
-    assert p.deals == [] and p.totals == (0, 0) and p.status().leader == 1
+    fish(p, 30, 20)
+    assert p.totals == (0, 50) and p.status().leader is None
+    with pytest.raises(PartitionError, match="fishing tile"):
+        domino(p, 1, 10, 10)
+    with pytest.raises(PartitionError, match="fishing tile"):
+        p.start_deal(seed=1)
+    assert len(p.deals) == 1
 
 
 def test_next_lead_winner_a_fish_that_decides_the_partition_needs_no_seat():

@@ -341,11 +341,13 @@ def test_a_penalty_after_an_unfinished_last_deal_is_not_dropped():
     deal2 = move_deal(DOMINO_HANDS, DOMINO_MOVES[:3], 2)
     document = doc(deals=[summary("domino", 1, 10, 20), deal2],
                    penalties=[{"after_deal": 2, "seat": 2, "code": "signs"}])
-    # Written during deal 2, the penalty counts when deal 2 ends (RULES 7): pending until then.
+    # Written during deal 2, the penalty is after_deal 2 and counts in the totals at once
+    # (PROTOCOL_FORMAT); the partition can end only when deal 2 does.
     out = score_protocol(document)
-    assert out["penalties"] == []
+    assert out["penalties"] == [{"after_deal": 2, "seat": 2, "code": "signs", "pair": "B", "points": 25,
+                                 "totals": {"A": 55, "B": 0}}]
     assert out["current"]["pending_penalties"] == [{"seat": 2, "code": "signs", "pair": "B", "points": 25}]
-    assert out["totals"] == {"A": 30, "B": 0}
+    assert out["totals"] == {"A": 55, "B": 0}
 
 
 def test_time_expired_after_an_unfinished_last_deal_is_not_dropped():
@@ -396,3 +398,10 @@ def test_the_passes_of_the_domino_deal_are_accepted_in_move_form():
     assert PASS in DOMINO_MOVES
     out = score_protocol(doc(first_leader=2, deals=[move_deal(DOMINO_HANDS, DOMINO_MOVES, 2)]))
     assert out["deals"][0]["end"] == "domino" and out["deals"][0]["seat"] == 4
+
+
+def test_a_target_reached_by_penalties_during_the_last_deal_ends_the_partition_after_it():
+    """Fixture m: A is over the target through penalties written during deal 2, which is then its
+    last deal (RULES 7)."""
+    partition, _ = read_protocol(load(Path(__file__).with_name("protocols") / "m_penalty_during_the_last_deal.json")["input"])
+    assert partition.status().next == "last_deal" and partition.decision is None
