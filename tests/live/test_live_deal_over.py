@@ -101,6 +101,7 @@ def test_the_tablet_shows_the_result_form_only_once_the_clock_is_stopped(clocked
     page = response.content.decode()
     assert response.status_code == 200 and live(clocked).deal_over
     assert "Часы остановлены" in page and 'value="result"' in page and "Ход сделан" not in page
+    assert "Кон 1 окончен: судья вводит итог." in Client().get("/tournaments/cup/tours/1/tables/1/live/").content.decode()
     client.post(url, {"action": "pause", "reason": "dispute"})
     page = client.get(url).content.decode()
     assert 'value="result"' in page and "итог можно ввести сейчас" in page  # pause no longer hides it
