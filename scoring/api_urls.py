@@ -10,8 +10,8 @@ from .live import api as live_api
 
 router = SimpleRouter(use_regex_path=False)
 router.register("partitions", api.PartitionViewSet, basename="api-partition")
-LIVE_ACTIONS = ("move", "draw", "seat", "release", "check-in", "postpone", "start", "hands", "tap", "allowance", "result",
-                "lead", "goat-result", "pause", "resume")
+LIVE_ACTIONS = ("move", "draw", "seat", "release", "check-in", "postpone", "start", "hands", "tap", "allowance",
+                "deal-over", "result", "lead", "goat-result", "pause", "resume")
 
 urlpatterns = [
     *router.urls,

@@ -95,6 +95,7 @@ ACTIONS = {
     "redeal": _("Redeal (void deal)"),
     "timeout": _("Move time ran out"),
     "tap": _("Move tapped"),
+    "deal_over": _("Deal ended by the referee"),
     "allowance": _("Move time switched"),
     "pause": _("Pause"),
     "resume": _("Resumed"),

@@ -195,6 +195,9 @@ class LiveTable(models.Model):
     lapses = models.PositiveSmallIntegerField(default=0)
     turn_paused = models.FloatField(default=0)  # seconds of pauses during this turn
     deadline = models.DateTimeField(_("move deadline"), null=True, blank=True)
+    # At the referee's clock: the referee ended deal ``deal`` and enters its result; no move is
+    # awaited, no move clock runs until it is recorded (scoring.pipeline.align).
+    deal_over = models.BooleanField(default=False)
     # The partition clock: from the first deal, pauses excluded.
     clock_started_at = models.DateTimeField(null=True, blank=True)
     clock_paused = models.FloatField(default=0)

@@ -472,7 +472,9 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
 def new_turn(live: LiveTable, seat: int | None, allowance: int | None, now: datetime.datetime) -> None:
     live.turn += 1
     live.seat, live.allowance, live.lapses, live.turn_paused = seat, allowance, 0, 0.0
-    live.turn_started_at = now if seat is not None else None
+    # A turn that begins during a pause (a result entered while paused) starts with the pause:
+    # resume extends it by the whole pause, so its clock runs from the resume.
+    live.turn_started_at = (live.paused_at or now) if seat is not None else None
 
 
 def align(step: Step) -> None:
@@ -480,12 +482,14 @@ def align(step: Step) -> None:
     once the partition is over; a digital table whose players are all there deals when no deal is
     being played (after a restart, an import, a correction: from a fresh seed); at a refereed or
     digital table the awaited seat is the engine's (none: the referee enters the next hands); at
-    the referee's clock the clock times the deal the engine is at. Then the clocks: the
+    the referee's clock the clock times the deal the engine is at (none while the deal he ended
+    waits for its result, ``deal_over``). Then the clocks: the
     partition's starts with its first deal, and the awaited move's deadline is armed (its timer
     sent after the commit)."""
     live, partition = step.live, step.partition
     if partition.is_finished:
         live.deadline = live.time_deadline = live.no_show_deadline = None
+        live.deal_over = False
         if live.seat is not None:
             new_turn(live, None, None, step.now)
         return
@@ -493,9 +497,13 @@ def align(step: Step) -> None:
         played = step.played()
         if live.mode == LiveTable.Mode.CLOCK:
             lead = step.kind.clock_lead(played)
+            if live.deal_over and (lead is None or live.deal != lead.deal):
+                live.deal_over = False  # the ended deal's result is recorded (or taken back)
             if lead is None:
                 if live.seat is not None:
                     new_turn(live, None, None, step.now)
+            elif live.deal_over:
+                pass  # the referee enters the result of the deal he ended: no clock runs
             elif live.seat is None or live.deal != lead.deal:
                 new_turn(live, lead.seat, lead.allowance, step.now)
                 live.deal, live.move = lead.deal, 0
@@ -603,7 +611,8 @@ def _time_runs_out(step: Step) -> None:
     live = step.live
     live.time_deadline = None
     game = step.played()
-    during = game.current is not None or (live.mode == LiveTable.Mode.CLOCK and live.seat is not None)
+    during = game.current is not None or (live.mode == LiveTable.Mode.CLOCK
+                                          and (live.seat is not None or live.deal_over))
     try:
         game.expire_time(during)
     except engine.RulesError:

@@ -113,6 +113,10 @@ class AllowanceSerializer(ClosedSerializer):
     kind = StrictChoiceField(choices=play.ALLOWANCES)
 
 
+class TurnSerializer(ClosedSerializer):
+    turn = turn_field()
+
+
 class LiveDealResultSerializer(ClosedSerializer):
     end = StrictChoiceField(choices=DEAL_ENDS)
     seat = seat_field(required=False, allow_null=True)
@@ -288,6 +292,14 @@ class LiveTableViewSet(ApiViewSet):
         data = valid(AllowanceSerializer, request.data)
         partition = play.set_allowance(request.user, pk, data["turn"], data["kind"],
                                        address=client_address(request))
+        return self._answer(pk, partition)
+
+    @_writes("End the deal", "Referee's clock: the awaited move ended the deal; no move clock runs until its "
+             "result is recorded (result/, goat-result/; while paused too).", TurnSerializer)
+    @action(detail=True, methods=["post"], url_path="deal-over", parser_classes=[JSONParser])
+    def deal_over(self, request, pk):
+        data = valid(TurnSerializer, request.data)
+        partition = play.deal_over(request.user, pk, data["turn"], address=client_address(request))
         return self._answer(pk, partition)
 
     @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left (a Goat table: "

@@ -464,6 +464,32 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
+def deal_over(user, partition_id: int, turn: int, *, address: str | None = None) -> Partition:
+    """At the referee's clock the referee ends the deal (the awaited move was its last: a domino,
+    a fish): that move is charged its time, no move is awaited and no move clock runs until he has
+    entered the result (:func:`clock_deal_result`, :func:`clock_goat_result`). Also while paused,
+    the move charged up to the pause."""
+    def act(step: Step) -> None:
+        live = step.live
+        if live.seat is None:
+            raise ValidationError(_("No move is awaited now: enter the deal's result, or start the partition."))
+        seconds = clock.charged(live, live.paused_at or step.now)
+        seat, number = live.seat, live.move
+        new_turn(live, None, None, step.now)
+        live.deal_over = True
+        step.record("deal_over", {"seat": seat, "move": number, "seconds": seconds, "turn": turn})
+
+    return change(partition_id, Actor(user, address=address),
+                  _all(_referee, _modes("clock"), _unfinished), act, turn=turn)
+
+
+def _unfinished(step: Step) -> None:
+    """The referee's clock's result and its end of a deal are taken while paused too (a dispute
+    about the count)."""
+    if step.partition.is_finished:
+        raise ValidationError(_("The partition is finished."))
+
+
 def _allowance(step: Step, kind: str) -> int:
     if kind not in ALLOWANCES:
         raise ValidationError(_("The allowance is single, several, fish or pass."))
@@ -488,35 +514,35 @@ def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str
 def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips: Mapping[str, int], *,
                       address: str | None = None) -> Partition:
     """At the referee's clock, the deal's result as on the score sheet (how it ended, who, the
-    pips left); the next deal's lead clock starts."""
+    pips left), while paused too; the next deal's lead clock starts (at the resume)."""
     def act(step: Step) -> None:
         if not step.kind.lead_draw:
             raise ValidationError(_("A Goat deal ends with each hand's value: enter it as such."))
-        if step.live.seat is None:
+        if step.live.seat is None and not step.live.deal_over:
             raise ValidationError(_("No deal is being played."))
         step.game.record_deal(engine.DealEnd(end), seat, (pips["A"], pips["B"]))
         step.record("deal", {"end": end, "seat": seat, "pips": dict(pips)})
 
     return change(partition_id, Actor(user, address=address),
-                  _all(_referee, _modes("clock"), _playing), act)
+                  _all(_referee, _modes("clock"), _unfinished), act)
 
 
 def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, address: str | None = None) -> Partition:
     """At a Goat table on the referee's clock, the deal's result as on the Goat score sheet
     (:func:`scoring.services.record_goat_deal`: domino or fish with the seat and each hand's
     value, or a redeal, which a void hand shows before anyone leads); the next deal's leader's
-    clock starts (a game's first deal waits for :func:`goat_lead`)."""
+    clock starts (a game's first deal waits for :func:`goat_lead`). While paused too."""
     values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})  # the leader was named (goat_lead)
 
     def act(step: Step) -> None:
         if step.kind.lead_draw:
             raise ValidationError(_("This table does not play Goat or Sea Goat."))
-        if step.live.seat is None and deal.get("end") != engine.GoatEnd.REDEAL:
+        if step.live.seat is None and not step.live.deal_over and deal.get("end") != engine.GoatEnd.REDEAL:
             raise ValidationError(_("No deal is being played: name the seat that leads it first."))
         apply_goat_deal(step.sitting, deal, values)
         step.record("goat_deal", dict(deal))
 
-    return change(partition_id, Actor(user, address=address), _all(_referee, _modes("clock"), _playing), act)
+    return change(partition_id, Actor(user, address=address), _all(_referee, _modes("clock"), _unfinished), act)
 
 
 # -- pause -------------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def _live(live: LiveTable) -> dict[str, Any]:
     """The live table's clocks and who is present."""
     return {
         "mode": live.mode, "turn": live.turn, "seat": live.seat, "allowance": live.allowance,
-        "deal": live.deal, "move": live.move, "lapses": live.lapses,
+        "deal": live.deal, "move": live.move, "lapses": live.lapses, "deal_over": live.deal_over,
         "turn_started_at": _when(live.turn_started_at), "deadline": _when(live.deadline),
         "time_deadline": _when(live.time_deadline), "clock_started_at": _when(live.clock_started_at),
         "paused_at": _when(live.paused_at), "pause_reason": live.pause_reason,

@@ -415,6 +415,9 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
         "all_tiles": [f"{a}-{b}" for a in range(7) for b in range(a + 1)][::-1],
         "qr": qr_svg(play_url, scale=5)
         if live is not None and live.mode == LiveTable.Mode.DIGITAL else "",
+        # The referee's clock's result form: the deal he ended, or the deal in play while paused.
+        "clock_result": live is not None and live.mode == LiveTable.Mode.CLOCK and not partition.is_finished
+        and (live.deal_over or (live.seat is not None and live.paused_at is not None)),
     }
 
 
@@ -520,6 +523,8 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
         return _move(request, play.Actor(user, "", address), partition)
     if action == "tap":
         return play.tap(user, pk, _int(post.get("turn"), _("Turn")), address=address)
+    if action == "deal_over":
+        return play.deal_over(user, pk, _int(post.get("turn"), _("Turn")), address=address)
     if action == "allowance":
         return play.set_allowance(user, pk, _int(post.get("turn"), _("Turn")), post.get("kind", ""), address=address)
     if action == "result":

@@ -113,7 +113,7 @@ def test_a_referee_plays_a_deal_live_and_a_player_sees_only_his_tiles(live_serve
     phone.locator("label.choice:has(input[name=seat][value='2'])").tap()
     phone.get_by_label("PIN-код").fill("0000")
     phone.get_by_role("button", name="Занять место").tap()
-    expect(phone.locator(".messages")).to_contain_text("Неверный PIN для места 2.")
+    expect(phone.locator(".messages")).to_contain_text("осталось попыток: 4")
     phone.locator("label.choice:has(input[name=seat][value='2'])").tap()
     phone.get_by_label("PIN-код").fill(PIN)
     phone.get_by_role("button", name="Занять место").tap()

@@ -92,9 +92,12 @@ def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, froze
     post(world, {"action": "lead", "seat": 2})
     assert live(world).seat == 2 and live(world).present == [1, 2, 3]
     page = text(login(world["ref"]).get(TABLET))
-    assert "Ход сделан" in page and "Кон 1 окончен: его итог" in page
+    assert "Ход сделан" in page and "Кон окончен: остановить часы" in page
     post(world, {"action": "tap", "turn": live(world).turn})
     assert live(world).seat == 3
+    post(world, {"action": "deal_over", "turn": live(world).turn})  # the clock stops: the result form
+    assert live(world).seat is None and live(world).deadline is None and live(world).deal_over
+    assert "Кон 1 окончен: его итог" in text(login(world["ref"]).get(TABLET))
     partition = Partition.objects.get(pk=world["pid"])
     response = post(world, {"action": "result", "version": partition.version, "end": "domino", "seat": 2,
                             "value_1": 10, "value_3": 20}, follow=True)
@@ -102,7 +105,7 @@ def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, froze
     state = Partition.objects.get(pk=world["pid"]).state
     assert state["games"][0]["events"][-1] == {"type": "deal", "end": "domino", "seat": 2,
                                                "values": {"1": 10, "3": 20}}
-    assert live(world).seat == 2 and live(world).deal == 2  # the domino maker leads deal 2
+    assert live(world).seat == 2 and live(world).deal == 2 and not live(world).deal_over  # the domino maker leads deal 2
     page = text(response)
     assert "(в памяти 10)" in page  # seat 1's 10 is memorised (under the opening of 13)
     response = post(world, {"action": "result", "version": 0, "end": "fish"}, **FETCH)  # no seat, no values
