@@ -45,6 +45,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -400,7 +401,9 @@ def _locked(partition_id: int, *, skip_locked: bool = False) -> tuple[Partition,
     if skip_locked:
         return None
     partition = (Partition.objects.select_for_update(of=("self",))
-                 .select_related("table__tour__tournament").get(pk=partition_id))
+                 .select_related("table__tour__tournament").filter(pk=partition_id).first())
+    if partition is None:
+        raise Http404(_("There is no partition %(id)s.") % {"id": partition_id})
     return partition, None
 
 
