@@ -25,8 +25,9 @@ from scoring.models import Partition, PartitionChange
 @dataclass(frozen=True)
 class Sanction:
     """A warning or a penalty. ``event`` is the index of the engine event that wrote it, ``at``
-    when it happened (:func:`event_times`; ``None`` when unknown); ``note`` says what a penalty came with: ``"false_pass"`` (the referee
-    ended the deal) or ``"restart"`` (the deal was dealt again)."""
+    when it happened (:func:`event_times`; ``None`` when unknown); ``note`` says what a penalty
+    came with: ``"false_pass"`` (the referee ended the deal) or ``"restart"`` (the deal was dealt
+    again)."""
 
     event: int
     seat: int
@@ -144,9 +145,18 @@ class Line:
     totals: tuple[int, int]
 
     @property
+    def kind(self) -> str:
+        return "deal" if self.deal is not None else "penalty"
+
+    @property
     def after_deal(self) -> int:
         """The deal's number, or the deal after which the penalty counted (0: before the first)."""
         return self.deal.n if self.deal is not None else self.penalty.after_deal if self.penalty else 0
+
+
+def delta_text(delta: tuple[int, int]) -> str:
+    """A change of the totals as every reader prints it: ``A +36``, ``B +25``."""
+    return ", ".join(f"{side} {value:+d}" for side, value in zip("AB", delta) if value)
 
 
 def running_lines(game: engine.Partition) -> list[Line]:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import engine, labels, services
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
-from scoring.sanctions import Line, event_times, running_lines, sanctions
+from scoring.sanctions import Line, delta_text, event_times, running_lines, sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table
 
@@ -150,7 +150,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
         "note": notes.get(s.note, ""), "during_deal": s.during_deal, "move": s.move, "after_deal": s.after_deal,
         "annulled": {"reason": s.annulled, "at": local(s.annulled_at)} if s.annulled is not None else None,
-        "counted": s.penalty is not None, "pending": s.pending, "delta": _delta(s.delta) if s.penalty else "",
+        "counted": s.penalty is not None, "pending": s.pending, "delta": delta_text(s.delta) if s.penalty else "",
     } for s in sanctions(game, event_times(changes))]
 
     decision = game.decision
@@ -175,14 +175,9 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     }
 
 
-def _delta(delta: tuple[int, int]) -> str:
-    """What a line adds to the totals, as the protocol prints it: ``A +36``, ``B +25``."""
-    return ", ".join(f"{side} {value:+d}" for side, value in zip("AB", delta) if value)
-
-
 def _line(line: Line, seat_name: Callable[[int | None], str]) -> dict[str, Any]:
     """A line of the running total (:func:`scoring.sanctions.running_lines`) as the protocol prints it."""
-    printed = {"kind": "deal" if line.deal else "penalty", "delta": _delta(line.delta),
+    printed = {"kind": "deal" if line.deal else "penalty", "delta": delta_text(line.delta),
                "total_a": line.totals[0], "total_b": line.totals[1]}
     if line.deal is not None:
         d = line.deal
