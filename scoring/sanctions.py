@@ -4,23 +4,30 @@ sheet, the history and the protocols.
 The engine records violations (a warning, or a penalty when repeated, RULES 6-7), penalties
 written directly, the penalty of a false pass and of a restarted deal, and annulments; a penalty
 written while a deal is played counts when it ends. :func:`sanctions` lists them in the order the
-referee wrote them, each with the penalty it brought (counted, or pending) and its effect on the
-totals as the engine counted it.
+referee wrote them, each with the penalty it brought (counted, or pending), its effect on the
+totals as the engine counted it, and when it happened (:func:`event_times`).
+
+:func:`running_lines` is the one running total every reader shows: the deals and the penalties in
+the order they counted, each with the totals after it.
 """
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring import engine
 from scoring.engine import rules
+from scoring.models import Partition, PartitionChange
 
 
 @dataclass(frozen=True)
 class Sanction:
-    """A warning or a penalty. ``event`` is the index of the engine event that wrote it (the
-    history gives its time); ``note`` says what a penalty came with: ``"false_pass"`` (the referee
-    ended the deal) or ``"restart"`` (the deal was dealt again)."""
+    """A warning or a penalty. ``event`` is the index of the engine event that wrote it, ``at``
+    when it happened (:func:`event_times`; ``None`` when unknown); ``note`` says what a penalty
+    came with: ``"false_pass"`` (the referee ended the deal) or ``"restart"`` (the deal was dealt
+    again)."""
 
     event: int
     seat: int
@@ -36,6 +43,8 @@ class Sanction:
     penalty: engine.PenaltyRecord | None = None
     pending: bool = False  # written during the deal being played: counts when it ends
     delta: tuple[int, int] = (0, 0)  # the change of the totals (A, B) the penalty brought
+    at: datetime.datetime | None = None
+    annulled_at: datetime.datetime | None = None
 
     @property
     def pair(self) -> str:
@@ -51,8 +60,40 @@ class Sanction:
         return self.penalty.totals if self.penalty is not None else None
 
 
-def sanctions(game: engine.Partition) -> list[Sanction]:
-    """Every warning and penalty of ``game``, in the order they were written."""
+def event_times(changes: Iterable[PartitionChange]) -> list[datetime.datetime]:
+    """When each event of the engine's state after the last of ``changes`` (in version order)
+    happened: the time of the change that first wrote it, as long as later changes (corrections)
+    leave it as it was; for a clock's lapse, the deadline it fell at (RULES 6), not the moment
+    it was recorded. A change of a live table keeps no state but counts the engine's events
+    after it (:func:`scoring.services.state_at`): the events it added are its own."""
+    events: list[dict] = []  # the events as the last change that kept the state wrote them
+    times: list[datetime.datetime] = []
+    for change in changes:
+        at = change.at
+        if change.action == "timeout" and change.data.get("deadline"):
+            at = datetime.datetime.fromisoformat(change.data["deadline"])
+        if change.state is not None:
+            new = change.state.get("events", [])
+            # An event only counted by a live change (i >= len(events)) is the one this state holds.
+            times = [times[i] if i < len(times) and (i >= len(events) or events[i] == event) else at
+                     for i, event in enumerate(new)]
+            events = new
+        elif isinstance(change.data.get("events"), int):
+            count = change.data["events"]
+            times = times[:count] + [at] * (count - len(times))
+            events = events[:count]
+    return times
+
+
+def partition_times(partition: Partition, version: int | None = None) -> list[datetime.datetime]:
+    """:func:`event_times` of ``partition`` at ``version`` (default: the current one)."""
+    changes = partition.changes.order_by("version").only("at", "action", "data", "state")
+    return event_times(changes if version is None else changes.filter(version__lte=version))
+
+
+def sanctions(game: engine.Partition, times: Sequence[datetime.datetime] = ()) -> list[Sanction]:
+    """Every warning and penalty of ``game``, in the order they were written; ``times``: when
+    each event of ``game`` happened (:func:`event_times`)."""
     annulments = {e.get("violation"): k for k, e in enumerate(game.events) if e.get("type") == "annul"}
     violations = {v.id: v for v in game.violations}
     written: list[dict] = []
@@ -86,4 +127,56 @@ def sanctions(game: engine.Partition) -> list[Sanction]:
         if line is not None:
             line.update(penalty=penalty, pending=penalty in pending, after_deal=penalty.after_deal,
                         delta=rules.penalty_delta(penalty.pair, game.regulations))
-    return [Sanction(**w) for w in written]
+
+    def at(event: int | None) -> datetime.datetime | None:
+        return times[event] if event is not None and event < len(times) else None
+
+    return [Sanction(**w, at=at(w["event"]), annulled_at=at(w.get("annulled_event"))) for w in written]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the running total: a deal, or a penalty counted after one; ``delta``: what it
+    added to the totals (A, B), ``totals``: the totals after it."""
+
+    deal: engine.DealRecord | None
+    penalty: engine.PenaltyRecord | None
+    delta: tuple[int, int]
+    totals: tuple[int, int]
+
+    @property
+    def kind(self) -> str:
+        return "deal" if self.deal is not None else "penalty"
+
+    @property
+    def after_deal(self) -> int:
+        """The deal's number, or the deal after which the penalty counted (0: before the first)."""
+        return self.deal.n if self.deal is not None else self.penalty.after_deal if self.penalty else 0
+
+
+def delta_text(delta: tuple[int, int]) -> str:
+    """A change of the totals as every reader prints it: ``A +36``, ``B +25``."""
+    return ", ".join(f"{side} {value:+d}" for side, value in zip("AB", delta) if value)
+
+
+def running_lines(game: engine.Partition) -> list[Line]:
+    """The deals and the counted penalties of ``game`` in the order they counted, each with the
+    totals after it: a penalty that counted after deal N (RULES 7) comes after deal N's line and
+    before deal N+1's. Each line's totals are the previous line's plus its ``delta``. A penalty
+    still pending (written during the deal being played) is no line until it counts."""
+    regulations = game.regulations
+    penalties = iter(game.penalties)  # counted in order, so their after_deal never decreases
+    penalty = next(penalties, None)
+    lines: list[Line] = []
+    last = len(game.deals)
+    for deal in [None, *game.deals]:
+        n = deal.n if deal is not None else 0
+        if deal is not None:
+            gain = (deal.points, 0) if deal.winner == engine.Pair.A else (0, deal.points) if deal.winner else (0, 0)
+            lines.append(Line(deal, None, gain, deal.totals))
+        # After the last deal, every penalty left (one that counted during the deal being played).
+        while penalty is not None and (penalty.after_deal <= n or n == last):
+            assert penalty.totals is not None  # counted
+            lines.append(Line(None, penalty, rules.penalty_delta(penalty.pair, regulations), penalty.totals))
+            penalty = next(penalties, None)
+    return lines

@@ -24,6 +24,7 @@ from tournaments.serializers import PairSerializer, PlayerSerializer
 
 from . import hands, services
 from .models import Partition, PartitionChange
+from .sanctions import running_lines
 
 
 @dataclass
@@ -60,6 +61,15 @@ class PartitionState:
     def penalties(self) -> dict[str, int]:
         penalties = self.game.penalties
         return {side: sum(1 for p in penalties if p.pair == side) for side in "AB"}
+
+    @cached_property
+    def lines(self) -> list[dict[str, Any]]:
+        """The one running total (:func:`scoring.sanctions.running_lines`)."""
+        return [{"kind": line.kind, "deal": line.after_deal,
+                 "seat": line.deal.seat if line.deal else line.penalty.seat if line.penalty else None,
+                 "code": line.penalty.code if line.penalty else None,
+                 "points": dict(zip("AB", line.delta)), "totals": dict(zip("AB", line.totals))}
+                for line in running_lines(self.game)]
 
     @property
     def time_expired(self) -> dict[str, int] | None:
@@ -152,6 +162,19 @@ class PenaltyResultSerializer(serializers.Serializer):
     totals = TotalsSerializer(help_text="Totals after the penalty.")
 
 
+class LineSerializer(serializers.Serializer):
+    """A line of the running total: a deal, or a penalty counted after one."""
+
+    kind = serializers.CharField(help_text="deal or penalty.")
+    deal = serializers.IntegerField(help_text="The deal's number, or the deal after which the penalty counted (0: "
+                                    "before the first).")
+    seat = serializers.IntegerField(allow_null=True, help_text="The deal's seat (as in result.deals) or the "
+                                    "penalised seat.")
+    code = serializers.CharField(allow_null=True, help_text="The penalty's code; null for a deal.")
+    points = TotalsSerializer(help_text="What the line added to each pair's total.")
+    totals = TotalsSerializer(help_text="Totals after the line.")
+
+
 class PendingPenaltySerializer(serializers.Serializer):
     """A penalty written during the deal being played: it counts when that deal ends."""
 
@@ -226,6 +249,9 @@ class PartitionDetailSerializer(serializers.Serializer):
     reason = serializers.CharField(source="summary.reason", help_text="Why it ended; empty while it is played.")
     totals = TotalsSerializer(source="result.totals")
     penalties = TotalsSerializer(help_text="Penalties counted against each pair.")
+    lines = LineSerializer(many=True, help_text=(
+        "The running total: the deals and the counted penalties in the order they counted (a penalty after deal "
+        "N comes after deal N's line), each with the totals after it, as the sheet and the protocol print it."))
     deals = serializers.IntegerField(source="summary.deals", help_text="Deals recorded.")
     first_leader = serializers.IntegerField(source="game.first_leader", allow_null=True)
     time_expired = serializers.DictField(child=serializers.IntegerField(), allow_null=True, help_text=(

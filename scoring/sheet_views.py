@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,7 +33,7 @@ from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
 
 from . import engine, labels, pipeline, services, storage
-from .sanctions import sanctions
+from .sanctions import delta_text, partition_times, running_lines, sanctions
 from .engine.deal import pair_of
 from .live import clock
 from .models import Partition
@@ -126,20 +126,34 @@ def deal_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]
             for d in game.deals]
 
 
-def sanction_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]]:
+def running_total(game: engine.Partition, deals: list[dict[str, Any]], seats: list[Seat]) -> list[dict[str, Any]]:
+    """The one running total (:func:`scoring.sanctions.running_lines`): each line ``deal``
+    (its line of ``deals``) or ``penalty`` (seat, code), with what it added and the totals after."""
+    by_number = {d["n"]: d for d in deals}
+    return [{"deal": by_number[line.deal.n] if line.deal else None, "delta": delta_text(line.delta),
+             "totals": line.totals, "after_deal": line.after_deal,
+             "seat": _seat(seats, line.penalty.seat) if line.penalty else None,
+             "code_label": labels.VIOLATIONS_SHORT.get(line.penalty.code, line.penalty.code) if line.penalty else ""}
+            for line in running_lines(game)]
+
+
+def sanction_lines(game: engine.Partition, seats: list[Seat], times: Sequence[datetime.datetime] = ()
+                   ) -> list[dict[str, Any]]:
     """Warnings and penalties as the engine recorded them (:func:`scoring.sanctions.sanctions`),
-    with the players' names and labels."""
+    with the players' names and labels and when each happened (``times``)."""
     return [{"sanction": s, "after_deal": s.after_deal, "seat": _seat(seats, s.seat), "code": s.code,
              "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
              "consequence_label": labels.CONSEQUENCES.get(s.consequence, s.consequence), "points": s.points,
-             "pending": s.pending, "annulled": s.annulled, "violation": s.violation}
-            for s in sanctions(game)]
+             "pending": s.pending, "annulled": s.annulled, "violation": s.violation, "at": s.at}
+            for s in sanctions(game, times)]
 
 
-def protocol_context(partition: Partition, game: engine.Partition) -> dict[str, Any]:
-    """What the sheet (or an old version of it) shows, all of it read from ``game``."""
+def protocol_context(partition: Partition, game: engine.Partition, version: int | None = None) -> dict[str, Any]:
+    """What the sheet (or an old version of it, ``version``) shows, all of it read from ``game``
+    and, for the time of each warning and penalty, from the partition's history."""
     table = partition.table
     seats = seats_of(table)
+    deals = deal_lines(game, seats)
     status = game.status()
     decision = status.decision
     pairs = {"A": table.pair_a, "B": table.pair_b}
@@ -149,7 +163,10 @@ def protocol_context(partition: Partition, game: engine.Partition) -> dict[str, 
         "leader": _seat(seats, status.leader),
         "winner": pairs.get(decision.winner) if decision and decision.winner else None,
         "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
-        "totals": game.totals, "deals": deal_lines(game, seats), "sanctions": sanction_lines(game, seats),
+        "totals": game.totals, "deals": deals, "lines": running_total(game, deals, seats),
+        # The history is read only when there is a warning or a penalty to give the time of.
+        "sanctions": sanction_lines(game, seats, partition_times(partition, version)
+                                    if game.violations or game.penalties or game.pending_penalties else ()),
         "first_leader": _seat(seats, game.first_leader),
         "time_expired": game.time_expired, "end_options": end_options(seats),
     }
@@ -550,7 +567,7 @@ def sheet_version(request, slug: str, number: int, table: int, version: int):
         if goat:
             context = goat_context(partition, services.engine_sitting(partition, version))
         else:
-            context = protocol_context(partition, services.partition_at(partition, version)[0])
+            context = protocol_context(partition, services.partition_at(partition, version)[0], version)
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     change = partition.changes.select_related("user").filter(version=version).first()

@@ -191,7 +191,7 @@ def version(rows: list[HallTable]) -> int:
 
 @dataclass(frozen=True)
 class Timeout:
-    """A move clock that ran out, for the chief referee."""
+    """A move clock that ran out (``at``: its deadline), for the chief referee."""
 
     at: datetime.datetime
     row: HallTable
@@ -217,6 +217,7 @@ def recent_timeouts(rows: list[HallTable], now: datetime.datetime) -> list[Timeo
     for partition_id, data in PartitionChange.objects.filter(
             partition__in={lapse.partition_id for lapse in lapses}, action="timeout").values_list("partition", "data"):
         consequences[(partition_id, data.get("turn"), data.get("lapse"))] = data.get("consequence", "")
-    return [Timeout(lapse.at, row := by_partition[lapse.partition_id], row.seats[lapse.seat - 1], lapse.lapse,
+    # A lapse happened at its deadline (RULES 6), as the protocols print it, not when it was recorded.
+    return [Timeout(lapse.deadline, row := by_partition[lapse.partition_id], row.seats[lapse.seat - 1], lapse.lapse,
                     consequences.get((lapse.partition_id, lapse.turn, lapse.lapse), ""))
             for lapse in lapses]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import engine, labels, services
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
-from scoring.sanctions import sanctions
+from scoring.sanctions import Line, delta_text, event_times, running_lines, sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table, withdrawals
 
@@ -70,20 +71,6 @@ def _game(state: dict | None, partition: Partition) -> engine.Partition:
     if state:
         return engine.Partition.from_dict(state)
     return engine.Partition(partition.table.tour.tournament.rules)
-
-
-def _event_times(changes: list[PartitionChange]) -> list:
-    """When each event of the last change's state was written: an event keeps the time of the
-    change that first stored it, as long as later changes (corrections) leave it as it was."""
-    events: list = []
-    times: list = []
-    for change in changes:
-        if change.state is None:
-            continue  # a move of a live table: the events are as before it
-        new = change.state.get("events", [])
-        times = [times[i] if i < len(events) and events[i] == e else change.at for i, e in enumerate(new)]
-        events = new
-    return times
 
 
 def _history(partition: Partition, version: int | None) -> tuple[int, list[PartitionChange], dict[str, Any]]:
@@ -149,34 +136,22 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
         if changes else None)
     game = _game(state, partition)
     regs = game.regulations
-    times = _event_times(changes)
     seats = table.seats
 
     def seat_name(seat: int | None) -> str:
         return str(seats[seat - 1]) if seat in (1, 2, 3, 4) else ""
 
-    deals = []
-    for d in game.deals:
-        deals.append({
-            "n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": d.end,
-            "end_label": labels.ENDS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
-            "pips_a": d.pips[0], "pips_b": d.pips[1], "winner": d.winner, "points": d.points,
-            "total_a": d.totals[0], "total_b": d.totals[1]})
+    lines = [_line(line, seat_name) for line in running_lines(game)]
 
-    # Warnings and penalties, in the order the referee wrote them, with their time.
+    # Warnings and penalties, in the order the referee wrote them, with the time each happened.
     notes = {"false_pass": _("the deal ended by the referee"), "restart": _("the deal was dealt again")}
-
-    def at(event: int | None):
-        return local(times[event]) if event is not None and event < len(times) else None
-
     entries = [{
-        "at": at(s.event), "seat": s.seat, "player": seat_name(s.seat), "pair": s.pair, "code": s.code,
+        "at": local(s.at), "seat": s.seat, "player": seat_name(s.seat), "pair": s.pair, "code": s.code,
         "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
         "note": notes.get(s.note, ""), "during_deal": s.during_deal, "move": s.move, "after_deal": s.after_deal,
-        "annulled": {"reason": s.annulled, "at": at(s.annulled_event)} if s.annulled is not None else None,
-        "counted": s.penalty is not None, "totals": s.totals,
-        "delta": ", ".join(f"{side} {value:+d}" for side, value in zip("AB", s.delta) if value) if s.penalty else "",
-    } for s in sanctions(game)]
+        "annulled": {"reason": s.annulled, "at": local(s.annulled_at)} if s.annulled is not None else None,
+        "counted": s.penalty is not None, "pending": s.pending, "delta": delta_text(s.delta) if s.penalty else "",
+    } for s in sanctions(game, event_times(changes))]
 
     decision = game.decision
     finished = decision is not None
@@ -190,13 +165,29 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     return {
         **head, "regulations": regs, "pair_a": table.pair_a, "pair_b": table.pair_b, "seats": seats,
         "first_leader": game.first_leader, "first_leader_name": seat_name(game.first_leader),
-        "deals": deals, "entries": entries, "penalty_count": sum(1 for e in entries if e["counted"]),
+        "lines": lines, "deals": [line for line in lines if line["kind"] == "deal"], "entries": entries,
+        "penalty_count": sum(1 for e in entries if e["counted"]),
         "totals": game.totals, "decision": decision, "winner_pair": winner_pair,
         "reason_label": labels.REASONS.get(decision.reason, decision.reason) if decision else "",
         "time_expired": game.time_expired, "no_show": game.no_show, "carry": game.carry,
         "in_progress": game.current is not None, "finished": finished,
         "signatures": signatures, "confirmed": confirmed, "confirmations": confirmations,
     }
+
+
+def _line(line: Line, seat_name: Callable[[int | None], str]) -> dict[str, Any]:
+    """A line of the running total (:func:`scoring.sanctions.running_lines`) as the protocol prints it."""
+    printed = {"kind": "deal" if line.deal else "penalty", "delta": delta_text(line.delta),
+               "total_a": line.totals[0], "total_b": line.totals[1]}
+    if line.deal is not None:
+        d = line.deal
+        return {**printed, "n": d.n, "leader": d.leader, "leader_name": seat_name(d.leader), "end": d.end,
+                "end_label": labels.ENDS.get(d.end, d.end), "seat": d.seat, "seat_name": seat_name(d.seat),
+                "pips_a": d.pips[0], "pips_b": d.pips[1], "winner": d.winner, "points": d.points}
+    assert line.penalty is not None
+    p = line.penalty
+    return {**printed, "after_deal": p.after_deal, "seat": p.seat, "seat_name": seat_name(p.seat), "code": p.code,
+            "code_label": labels.VIOLATIONS_SHORT.get(p.code, p.code)}
 
 
 def goat_partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:

@@ -199,6 +199,9 @@ def test_a_second_timeout_of_a_turn_is_a_penalty(digital, frozen):
     timeouts = hall.recent_timeouts(*hall.hall_tables(digital["tour"]))
     assert [(t.lapse, t.consequence, t.seat.number) for t in timeouts] == [
         (2, "penalty", table.seat), (1, "warning", table.seat)]
+    # Each at its deadline, as the protocols print it, not at the moment both were recorded.
+    second = table.deadline + datetime.timedelta(seconds=table.allowance)
+    assert [t.at for t in timeouts] == [second, table.deadline]
 
 
 # -- a few queries whatever the number of tables ----------------------------------------------------------

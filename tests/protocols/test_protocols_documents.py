@@ -31,8 +31,11 @@ def test_the_partition_sheet_has_every_deal_warning_penalty_and_signature(world)
     warning, penalty = sheet["entries"]
     assert (warning["seat"], warning["code"], warning["consequence"], warning["counted"]) == (2, "move_time", "warning",
                                                                                            False)
-    assert (penalty["seat"], penalty["code"], penalty["consequence"], penalty["delta"], penalty["totals"]) == (
-        4, "signs", "penalty", "A +25", (85, 0))
+    assert (penalty["seat"], penalty["code"], penalty["consequence"], penalty["delta"]) == (4, "signs", "penalty",
+                                                                                            "A +25")
+    # One running total: the penalty written after deal 1 between deal 1 and deal 2.
+    assert [(line["kind"], line["delta"], line["total_a"], line["total_b"]) for line in sheet["lines"]] == [
+        ("deal", "A +60", 60, 0), ("penalty", "A +25", 85, 0), ("deal", "A +115", 200, 0)]
     assert warning["at"] is not None and penalty["at"] >= warning["at"]
     assert sheet["totals"] == (200, 0) and sheet["decision"].winner == "A" and sheet["decision"].reason == "target"
     assert sheet["started_at"] and sheet["finished_at"] and sheet["finished"] and not sheet["confirmed"]
