@@ -352,3 +352,59 @@ def test_a_sweep_skips_a_table_that_fails_marks_it_and_records_the_others(digita
     tour = digital["tour"]
     page = chief.get(f"/en/tournaments/{tour.tournament.slug}/manage/tours/{tour.number}/chief/")
     assert page.status_code == 200 and "the table needs the chief referee" in page.content.decode()
+
+
+# -- every Goat and Sea Goat sheet line, correction and import, in every mode ------------------------------
+
+
+def goat_world(mode: str, game: str) -> dict:
+    world = goat_table(mode, 3, {"game": game, **({"teams": False} if game == "sea_goat" else {})})
+    pid = world["pid"]
+    if mode == "digital":
+        from scoring.protocols.confirmations import set_pin
+        for player in with_table(Partition.objects.get(pk=pid)).table.players:
+            set_pin(world["org"], player.pk, PIN)
+        world["tokens"] = {seat: play.claim_seat(pid, seat, PIN) for seat in (1, 2, 3)}
+    elif mode == "refereed":
+        tiles = [str(t) for t in engine.TILES]
+        play.enter_hands(world["ref"], pid, {"1": tiles[0:7], "2": tiles[7:14], "3": tiles[14:21]},
+                         turn=rows(pid)[1].turn)
+    else:
+        play.goat_lead(world["ref"], pid, 1)
+    return world
+
+
+GOAT_LINES = [
+    ("goat_violation", {"seat": 2, "code": "conduct"}),
+    ("goat_penalty", {"seat": 3, "code": "talk"}),
+    ("goat_time", {"during_deal": True}),
+    ("goat_time", {"during_deal": False}),
+]
+
+
+@pytest.mark.parametrize("game", ["goat", "sea_goat"])
+@pytest.mark.parametrize("mode", ["digital", "refereed", "clock"])
+def test_every_goat_sheet_line_correction_and_import_on_a_live_table_leaves_it_in_line(db, frozen, timers_sent,
+                                                                                       mode, game):
+    world = goat_world(mode, game)
+    pid = world["pid"]
+    assert_in_line(pid)
+    for action, data in GOAT_LINES:
+        try:
+            services.record_goat(world["ref"], pid, action, data)
+        except ValidationError:
+            pass  # refused by the engine (the time already ran out, say): nothing stored
+        assert_in_line(pid)
+    sitting = played(rows(pid)[0])
+    if sitting.games[0].violations:
+        try:
+            services.annul_goat_violation(world["org"], pid, 1, 1, reason="misheard")
+        except ValidationError:
+            pass
+        assert_in_line(pid)
+    document = {"format": "domino-sitting/1", "games": [
+        {"format": "domino-protocol/1", "first_leader": 1,
+         "deals": [{"end": "fish", "seat": 1, "values": {"1": 5, "2": 9, "3": 12}}]}]}
+    services.import_sitting(world["org"], pid, document, reason="the paper protocol")
+    assert_in_line(pid)
+    run_out_and_sweep(pid, frozen, pages(world, pid))
