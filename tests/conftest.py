@@ -5,6 +5,7 @@ when its service is missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails 
 green by skipping what it exists to check.
 """
 
+import datetime
 import functools
 import os
 import shutil
@@ -191,3 +192,27 @@ def broker_driver() -> str:
     """The kombu transport the project is configured for."""
     with celery_app.connection_for_write() as conn:
         return conn.transport.driver_type
+
+
+# -- the clock of live tables in the test's hand (tests/live, tests/trust) ----------------------------
+
+
+@pytest.fixture
+def frozen():
+    """The clock of live tables, stopped: tests move it with .advance() and .to()."""
+    from livetools import Clock
+    from scoring.live import clock
+
+    fake = Clock()
+    with clock.use(fake):
+        yield fake
+
+
+@pytest.fixture
+def timers_sent(monkeypatch):
+    """The timer tasks the services send after their commits, as (partition, turn, deadline)."""
+    from scoring import pipeline
+
+    sent: list[tuple[int, int, datetime.datetime]] = []
+    monkeypatch.setattr(pipeline, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
+    return sent

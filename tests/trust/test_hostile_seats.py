@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from livetools import PIN, Clock, live_tour
+from livetools import PIN, live_tour
 from scoring import pipeline, protocols
-from scoring.live import clock, play
+from scoring.live import play
 from scoring.models import SeatHolder
 
 from trustworld import PINS
@@ -23,13 +23,6 @@ pytestmark = pytest.mark.django_db
 WRONG = "0000"
 STRANGER = {"device": "stranger-phone-0123456789", "address": "198.51.100.7"}
 OWNER = {"device": "owner-phone-0123456789ab", "address": "203.0.113.9"}
-
-
-@pytest.fixture
-def frozen():
-    fake = Clock()
-    with clock.use(fake):
-        yield fake
 
 
 @pytest.fixture
