@@ -173,5 +173,6 @@ def test_the_live_api_enters_hands_and_names_a_drawn_tile(db, frozen, timers_sen
 def test_a_goat_table_in_pairs_shows_its_pairs(db, frozen, timers_sent):
     world = goat_table("clock", 4, {"teams": True}, names=LONG)
     page = text(login(world["ref"]).get(TABLET))
-    assert page.count('class="seat-dot seat-dot--a"') == 2 and page.count('class="seat-dot seat-dot--b"') == 2
+    # Each pair's two seats, in the seat list and again in the pending no-show's list of the missing.
+    assert page.count('class="seat-dot seat-dot--a"') == 4 and page.count('class="seat-dot seat-dot--b"') == 4
     assert "Пара A: 0" in page and "Пара B: 0" in page  # the game's units are the pairs

@@ -91,7 +91,7 @@ def test_the_draw_and_the_standings_show_games_won_and_points(client, event):
     assert rows == [("1", last[table.seat1_id], "1", "100"), ("2", last[table.seat3_id], "0", "60"),
                     ("3", last[table.seat2_id], "0", "40")]
     csv = client.get("/tournaments/points/standings/csv/").content.decode("utf-8-sig").splitlines()
-    assert csv[0].endswith("Выиграно партий;Набрано очков;Сыграно") and csv[1].endswith(";1;100;1")
+    assert csv[0].endswith("Выиграно партий;Набрано очков;Сыграно;Снятие с турнира") and csv[1].endswith(";1;100;1;")
 
 
 def test_the_tournament_page_and_the_new_tournament_form_know_the_points_game(client, event):
