@@ -145,6 +145,10 @@ class TableGame:
         """The lead the referee's clock times, when no move of a deal has been tapped."""
         return None
 
+    def refuse_sports(self) -> ValidationError:
+        """A line of the sports score sheet sent to this table."""
+        return ValidationError(_("This table plays a points game: enter the points of each deal."))
+
     def refuse_live(self) -> ValidationError:
         return ValidationError(_("A points game is recorded on the score sheet only: its tables cannot be played "
                                  "live."))
@@ -237,6 +241,9 @@ class GoatTable(TableGame):
 
     bazaar = True
 
+    def refuse_sports(self) -> ValidationError:
+        return ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+
     def can_deal(self, played: engine.GoatSitting) -> bool:
         return not played.is_over
 
@@ -328,7 +335,7 @@ class Step:
         """The engine's partition of a sports table."""
         played = self.played()
         if not isinstance(played, engine.Partition):
-            raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
+            raise self.kind.refuse_sports()
         return played
 
     @property
