@@ -1020,9 +1020,7 @@ class GoatGame(Annulments):
         penalty written during deal N counts after deal N's own score)."""
         s, r = self._state, self.regulations
         assert outcome.seat is not None  # domino and fish always name their seat
-        pending, s.pending = s.pending, []
-        for penalty in pending:
-            self._charge(gr.unit_index(penalty.seat, r), -penalty.points)
+        pending = self._take_pending()
         if self.is_sea_goat:
             charges, s.carry, winner = gr.sea_goat_credits(outcome.end, outcome.seat, outcome.values, s.carry, r)
             if winner is not None:
@@ -1039,10 +1037,29 @@ class GoatGame(Annulments):
         s.next_leader = outcome.seat
         record = GoatDealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat, outcome.values, tuple(charges),
                                 self.scores, self.memo, self.opened, s.carry, deal, outcome.zero_zero)
-        for penalty in pending:
-            self._charge(gr.unit_index(penalty.seat, r), penalty.points)
-            s.penalties[s.penalties.index(penalty)] = replace(penalty, scores=self.scores)
+        self._count_again(pending)
         return self._record(record)
+
+    def _take_pending(self) -> list[GamePenalty]:
+        """Take back the penalties written during the deal being played (counted at once, they are
+        the last ones), in the order they count again (the protocol format's): those that follow
+        from violations in their order of occurrence, then the penalties written, as written."""
+        s = self._state
+        found = {v.id: v for v in s.violations}
+
+        def order(p: GamePenalty) -> tuple[int, tuple[int, ...]]:
+            return (0, found[p.violation].occurrence) if p.violation is not None else (1, ())
+        pending = sorted(s.pending, key=order)
+        for penalty in pending:
+            self._charge(gr.unit_index(penalty.seat, self.regulations), -penalty.points)
+        del s.penalties[len(s.penalties) - len(pending):]
+        s.pending = []
+        return pending
+
+    def _count_again(self, pending: list[GamePenalty]) -> None:
+        for penalty in pending:
+            self._charge(gr.unit_index(penalty.seat, self.regulations), penalty.points)
+            self._state.penalties.append(replace(penalty, scores=self.scores))
 
     def _decide(self, record: GoatDealRecord | None) -> None:
         """End the game if it is over after a deal (and the penalties written after it); a
@@ -1123,15 +1140,24 @@ class GoatGame(Annulments):
         (:meth:`_score`), in a replay too, where the deal is not being played."""
         s, r = self._state, self.regulations
         unit = gr.unit_index(seat, r)
-        self._charge(unit, r.penalty_points)
-        penalty = GamePenalty(len(s.deals) + during_deal, seat, code, self.units[unit], r.penalty_points, self.scores,
-                              violation)
-        s.penalties.append(penalty)
+        penalty = GamePenalty(len(s.deals) + during_deal, seat, code, self.units[unit], r.penalty_points, (), violation)
+        # In the protocol format's order: a violation's penalty before the penalties written since
+        # the last deal (or during the deal being played), which are counted again after it.
+        at = len(s.penalties)
+        while (violation is not None and at and s.penalties[at - 1].violation is None
+               and s.penalties[at - 1].after_deal == penalty.after_deal):
+            at -= 1
+        later = s.penalties[at:]
+        del s.penalties[at:]
+        for p in later:
+            self._charge(gr.unit_index(p.seat, r), -p.points)
+        self._count_again([penalty, *later])
+        counted = s.penalties[at]
         if during_deal:
-            s.pending.append(penalty)
+            s.pending = s.penalties[len(s.penalties) - len(s.pending) - 1:]
         else:
             self._decide(None)
-        return penalty
+        return counted
 
     def _charge(self, unit: int, points: int) -> None:
         """A penalty's ``points`` (negative: taken back) on ``unit``: Goat charges its score, Sea
@@ -1233,7 +1259,7 @@ class GoatGame(Annulments):
         if stored is not None:
             s.timed_out_deal = stored if isinstance(stored, GoatDeal) else GoatDeal.from_dict(stored, self.regulations,
                                                                                              s.next_leader)
-        s.pending = []  # counted at once, after_deal: the deal not scored
+        self._count_again(self._take_pending())  # after_deal: the deal not scored
         self.current = None
         unit = gr.unit_of(seat, self.regulations)
         points = gr.timeout_game_points(self._state.scores, self.units.index(unit), self.regulations.game)
