@@ -243,3 +243,18 @@ def test_a_penalty_written_during_a_deal_counts_at_once_and_after_the_deal_when_
     # The deal's own score first, then the penalty written during it: its scores are after both.
     assert record.scores[penalty.seat - 1] == game.scores[penalty.seat - 1] - 10
     assert counted.after_deal == 1 and counted.scores == game.scores
+
+
+def test_between_deals_a_violations_penalty_counts_before_the_penalties_written_since_the_deal():
+    # PROTOCOL_FORMAT.md: the penalties of the violations, then the listed penalties, so that the
+    # file (which cannot say which came first) gives the same penalties, scores and all.
+    game = GoatGame(regs(lose_at=101), first_leader=1)
+    game.record_deal("domino", 1, {2: 14, 3: 25})
+    game.record_violation(2, "conduct")
+    game.write_penalty(3, "signs")
+    game.record_violation(2, "conduct")  # his second: a penalty, written after seat 3's
+    def seen(g):
+        return [(p.after_deal, p.seat, p.code, p.scores) for p in g.penalties]
+    assert seen(game) == [(1, 2, "conduct", (0, 24, 25)), (1, 3, "signs", (0, 24, 35))]
+    again = read_protocol(write_protocol(game))[0]
+    assert seen(again) == seen(game) and again.scores == game.scores == (0, 24, 35)
