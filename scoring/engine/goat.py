@@ -15,12 +15,12 @@ and 3 are pair A, 2 and 4 pair B, and a pair is the unit that is scored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Final, Iterable, Mapping, NamedTuple, Sequence
 
 from . import goat_rules as gr
 from . import rules
-from .deal import Deal, _tile_and_first, check_hands, fishes, fit, line_of, shuffled
+from .deal import Deal, _tile_and_first, check_hands, check_seconds, fishes, fit, line_of, shuffled
 from .annulment import Annulments
 from .errors import (CONCEALED_DRAW, CONCEALED_PASS, HandError, IllegalMove, PartitionError, RulesError,
                      gettext_noop)
@@ -34,7 +34,7 @@ __all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", 
 
 _SIDES: Final[dict[Side | str | None, int]] = {Side.LEFT: 0, Side.RIGHT: 1, None: -1}
 _SIDE_NAMES: Final = (Side.LEFT, Side.RIGHT)
-_MOVE_KEYS: Final = frozenset({"seat", "draw", "tile", "end", "second", "pass"})
+_MOVE_KEYS: Final = frozenset({"seat", "draw", "tile", "end", "second", "pass", "seconds"})
 _ZERO: Final = tile_index(0, 0)
 
 
@@ -270,11 +270,14 @@ class GoatDeal:
         return TILES[index]
 
     def play(self, tile: Tile | TileIndex | str, end: Side | str | None = None, seat: Seat | None = None,
-             second: Tile | TileIndex | str | None = None) -> None:
+             second: Tile | TileIndex | str | None = None, seconds: float | None = None) -> None:
         """Place ``tile`` of the player to move on ``end`` (left out when it fits one end only or
         both ends show the same number); in Sea Goat ``second``, a double, goes on the other end
-        in the same move. A lead written ``"a-b"`` lies with ``a`` on the left."""
+        in the same move. A lead written ``"a-b"`` lies with ``a`` on the left. ``seconds``: the
+        time a live table's clock charged to the move (:func:`~scoring.engine.deal.check_seconds`);
+        the game derives its move-time violations from it."""
         self._check_turn(seat)
+        charged = check_seconds(seconds)
         index, first = _tile_and_first(tile)
         side = _SIDES.get(end, -2)
         if side == -2:
@@ -315,6 +318,8 @@ class GoatDeal:
                 move["end"] = str(_SIDE_NAMES[side])
             if second_index is not None:
                 move["second"] = str(TILES[second_index])
+        if charged is not None:
+            move["seconds"] = charged
         for i in indices_of(placed):
             self.count[TILES[i].low] += 1
             if not TILES[i].is_double:
@@ -352,11 +357,12 @@ class GoatDeal:
         self.codes += [index << 2 | side, second << 2 | (1 - side)]
         return 1 << index | 1 << second
 
-    def pass_turn(self, seat: Seat | None = None) -> None:
+    def pass_turn(self, seat: Seat | None = None, seconds: float | None = None) -> None:
         """The player to move, with no playable tile and nothing he may draw, passes. When every
         player has passed since the last tile was placed (a bazaar that keeps tiles) the deal
-        is fish, and its fisherman placed the last tile."""
+        is fish, and its fisherman placed the last tile. ``seconds`` as for :meth:`play`."""
         self._check_turn(seat)
+        charged = check_seconds(seconds)
         playable = self._playable()
         if playable:
             raise HandError(gettext_noop("seat %(seat)s passes holding a playable tile: %(tiles)s"),
@@ -369,6 +375,8 @@ class GoatDeal:
         if self.drawn:
             move["draw"] = [str(TILES[i]) for i in self.drawn]
         move["pass"] = True
+        if charged is not None:
+            move["seconds"] = charged
         self.moves.append(move)
         self.drawn = []
         self.passes += 1
@@ -385,9 +393,9 @@ class GoatDeal:
     # -- storing and replaying -----------------------------------------------------------------
 
     def apply(self, move: Mapping[str, Any]) -> None:
-        """Apply one protocol move: ``{"seat", "draw"?: [tiles], "tile", "end"?, "second"?}`` or
-        ``{"seat", "draw"?: [tiles], "pass": true}``; ``{"seat", "draw": [tiles]}`` alone is a
-        turn still being played."""
+        """Apply one protocol move: ``{"seat", "draw"?: [tiles], "tile", "end"?, "second"?,
+        "seconds"?}`` or ``{"seat", "draw"?: [tiles], "pass": true, "seconds"?}``; ``{"seat",
+        "draw": [tiles]}`` alone is a turn still being played."""
         if not isinstance(move, Mapping) or "seat" not in move:
             raise IllegalMove(gettext_noop("a move must be an object with a seat"))
         unknown = sorted(set(move) - _MOVE_KEYS)
@@ -397,6 +405,8 @@ class GoatDeal:
             raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
         if ("end" in move or "second" in move) and "tile" not in move:
             raise IllegalMove(gettext_noop("\"end\" and \"second\" go with a tile"))
+        if "seconds" in move and "tile" not in move and "pass" not in move:
+            raise IllegalMove(gettext_noop("\"seconds\" go with a tile or a pass: the time of a whole move"))
         seat = move["seat"]
         self._check_turn(seat)
         draws = move.get("draw", [])
@@ -410,9 +420,9 @@ class GoatDeal:
         if "pass" in move:
             if move["pass"] is not True:
                 raise IllegalMove(gettext_noop("\"pass\" must be true"))
-            self.pass_turn(seat)
+            self.pass_turn(seat, move.get("seconds"))
         elif "tile" in move:
-            self.play(move["tile"], move.get("end"), seat, move.get("second"))
+            self.play(move["tile"], move.get("end"), seat, move.get("second"), move.get("seconds"))
         elif not draws:
             raise IllegalMove(gettext_noop("a move has a seat and one of \"tile\" (with \"end\"), \"pass\""))
 
@@ -572,6 +582,8 @@ class _State:
     lead_at: int | None = None  # how many deals were recorded when the first leader was
     violations: list[ViolationRecord] = field(default_factory=list)
     repeats: dict[tuple[str, ViolationCode], int] = field(default_factory=dict)  # counted, by rules.repeat_key
+    pending: list[GamePenalty] = field(default_factory=list)  # written during the deal being played
+    timed_out_deal: GoatDeal | None = None  # the deal in which the clock ran out (move_timeout forfeit)
 
 
 class GoatGame(Annulments):
@@ -685,6 +697,11 @@ class GoatGame(Annulments):
         return self._state.timeout
 
     @property
+    def timed_out_deal(self) -> GoatDeal | None:
+        """The deal, played move by move, during which the clock ran out (:meth:`time_out`)."""
+        return self._state.timed_out_deal
+
+    @property
     def is_over(self) -> bool:
         return self._state.decision is not None
 
@@ -736,7 +753,7 @@ class GoatGame(Annulments):
         s = self._state
         return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
                       list(s.opened), s.carry, s.time_expired, s.decision, s.timeout, s.lead_at, list(s.violations),
-                      dict(s.repeats))
+                      dict(s.repeats), list(s.pending), s.timed_out_deal)
 
     def _apply(self, event: Mapping[str, Any]) -> Any:
         handler = getattr(self, f"_on_{event.get('type')}", None)
@@ -824,14 +841,69 @@ class GoatGame(Annulments):
         return self._current().draw(tile, seat)
 
     def play(self, tile: Tile | TileIndex | str, end: Side | str | None = None, seat: Seat | None = None,
-             second: Tile | TileIndex | str | None = None) -> GoatDealRecord | None:
-        """Play a tile (Sea Goat: and a ``second`` double); returns the deal's record if it ended."""
-        self._current().play(tile, end, seat, second)
+             second: Tile | TileIndex | str | None = None, seconds: float | None = None) -> GoatDealRecord | None:
+        """Play a tile (Sea Goat: and a ``second`` double), charged ``seconds`` (:meth:`_timed`);
+        returns the deal's record if it ended."""
+        deal = self._current()
+        self._timed(deal, seconds, lambda charged: deal.play(tile, end, seat, second, charged))
         return self.close_if_over()
 
-    def pass_turn(self, seat: Seat | None = None) -> GoatDealRecord | None:
-        self._current().pass_turn(seat)
+    def pass_turn(self, seat: Seat | None = None, seconds: float | None = None) -> GoatDealRecord | None:
+        deal = self._current()
+        self._timed(deal, seconds, lambda charged: deal.pass_turn(seat, charged))
         return self.close_if_over()
+
+    def apply_move(self, move: Mapping[str, Any]) -> GoatDealRecord | None:
+        """Apply one protocol move (:meth:`GoatDeal.apply`) to the current deal, its ``"seconds"``
+        counted as :meth:`play` counts them; draws alone (a turn still being played) are no move."""
+        deal = self._current()
+        if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
+            self._timed(deal, move.get("seconds"), lambda charged: deal.apply(move))
+        else:
+            deal.apply(move)
+        return self.close_if_over()
+
+    def _timed(self, deal: GoatDeal, seconds: object, move: Callable[[float | None], None]) -> None:
+        """Make ``move`` of the player to move, charged ``seconds``, as
+        :meth:`Partition._timed <scoring.engine.partition.Partition._timed>` does: the move lapsed
+        ``floor(seconds / a)`` times (``a``: the allowance fixed when his turn began); those beyond
+        the lapses :meth:`record_lapse` already recorded for it are recorded once it is made (the
+        deal still being played, so that their penalties count after its score)."""
+        charged = check_seconds(seconds)
+        seat, index, allowance = deal.to_move, len(deal.moves), deal.allowance()
+        recorded = self.recorded_lapses(index)
+        lapses = 0 if charged is None else rules.move_lapses(charged, allowance)
+        if lapses < recorded:
+            raise PartitionError(gettext_noop("the clock of this move already ran out %(count)s times: at least %(least)s s"
+                                              " were charged to it, got %(seconds)s"),
+                                 count=recorded, least=recorded * allowance, seconds=repr(charged))
+        move(charged)
+        for lapse in range(recorded + 1, lapses + 1):
+            self._event({"type": "violation", "seat": seat, "code": ViolationCode.MOVE_TIME.value, "move": index,
+                         "during_deal": True, "lapse": lapse})
+
+    def recorded_lapses(self, move: int) -> int:
+        """Lapses of the clock already recorded for move ``move`` (from 0) of the deal being played."""
+        s = self._state
+        return sum(1 for v in s.violations if v.deal == len(s.deals) + 1 and v.move == move and v.lapse is not None)
+
+    def record_lapse(self, seat: Seat) -> ViolationRecord:
+        """The live clock ran out on the move awaited (RULES 6): a ``move_time`` violation of
+        ``seat``, recorded at the deadline as lapse ``k`` of that move (``k``: the lapses recorded
+        for it, plus one); when the move arrives, only the lapses its seconds imply beyond these
+        are added (:meth:`_timed`). Without a deal played move by move (the referee's clock), a
+        violation during the deal being played on paper."""
+        if self.current is None:
+            return self.record_violation(seat, ViolationCode.MOVE_TIME)
+        deal = self.current
+        if seat != deal.to_move:
+            raise PartitionError(gettext_noop("the clock runs for seat %(turn)s, not for seat %(seat)s"),
+                                 turn=deal.to_move, seat=repr(seat))
+        index = len(deal.moves)
+        record: ViolationRecord = self._event({"type": "violation", "seat": seat,
+                                               "code": ViolationCode.MOVE_TIME.value, "move": index,
+                                               "during_deal": True, "lapse": self.recorded_lapses(index) + 1})
+        return record
 
     def close_if_over(self) -> GoatDealRecord | None:
         """Record the current deal if it has ended (after :meth:`GoatDeal.apply` on :attr:`current`)."""
@@ -943,9 +1015,12 @@ class GoatGame(Annulments):
         return record
 
     def _score(self, outcome: GoatOutcome, leader: Seat | None, deal: GoatDeal | None) -> GoatDealRecord:
-        """Count a deal that ended with ``outcome`` (RULES 9.1 charges and opening; 9.2 credits)."""
+        """Count a deal that ended with ``outcome`` (RULES 9.1 charges and opening; 9.2 credits),
+        then the penalties written during it, which were counted at once (PROTOCOL_FORMAT.md: a
+        penalty written during deal N counts after deal N's own score)."""
         s, r = self._state, self.regulations
         assert outcome.seat is not None  # domino and fish always name their seat
+        pending = self._take_pending()
         if self.is_sea_goat:
             charges, s.carry, winner = gr.sea_goat_credits(outcome.end, outcome.seat, outcome.values, s.carry, r)
             if winner is not None:
@@ -960,20 +1035,54 @@ class GoatGame(Annulments):
             if alone is not None:
                 s.memo = [m if k == alone else 0 for k, m in enumerate(s.memo)]
         s.next_leader = outcome.seat
-        return self._record(GoatDealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat, outcome.values,
-                                           tuple(charges), self.scores, self.memo, self.opened, s.carry, deal,
-                                           outcome.zero_zero))
+        record = GoatDealRecord(len(s.deals) + 1, leader, outcome.end, outcome.seat, outcome.values, tuple(charges),
+                                self.scores, self.memo, self.opened, s.carry, deal, outcome.zero_zero)
+        self._count_again(pending)
+        return self._record(record)
+
+    def _take_pending(self) -> list[GamePenalty]:
+        """Take back the penalties written during the deal being played (counted at once, they are
+        the last ones), in the order they count again (the protocol format's): those that follow
+        from violations in their order of occurrence, then the penalties written, as written."""
+        s = self._state
+        found = {v.id: v for v in s.violations}
+
+        def order(p: GamePenalty) -> tuple[int, tuple[int, ...]]:
+            return (0, found[p.violation].occurrence) if p.violation is not None else (1, ())
+        pending = sorted(s.pending, key=order)
+        for penalty in pending:
+            self._charge(gr.unit_index(penalty.seat, self.regulations), -penalty.points)
+        del s.penalties[len(s.penalties) - len(pending):]
+        s.pending = []
+        return pending
+
+    def _count_again(self, pending: list[GamePenalty]) -> None:
+        for penalty in pending:
+            self._charge(gr.unit_index(penalty.seat, self.regulations), penalty.points)
+            self._state.penalties.append(replace(penalty, scores=self.scores))
 
     def _decide(self, record: GoatDealRecord | None) -> None:
         """End the game if it is over after a deal (and the penalties written after it); a
         penalty right after the deal that decided it decides it again (more goats, or another
         side at the target)."""
         s = self._state
-        if s.decision is not None and s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET):
+        if s.decision is not None and not self._decided_by_deal():
             return
+        if s.decision is not None and s.decision.reason == GameReason.ZERO_ZERO:
+            return  # 0-0 wins whatever the scores
         if self.current is not None:
             return  # a penalty during a deal: the deal's end decides
         s.decision = self._decision(record)
+
+    def _decided_by_deal(self) -> bool:
+        """Whether the game was decided by its last deal (the scores it reached, 0-0, or the time
+        that ran out during it), so that a penalty written right after it still counts."""
+        s = self._state
+        if s.decision is None:
+            return False
+        if s.decision.reason == GameReason.TIME:
+            return s.time_expired == (Expiry.DURING_DEAL, len(s.deals))
+        return s.decision.reason in (GameReason.LOSE_AT, GameReason.TARGET, GameReason.ZERO_ZERO)
 
     def _decision(self, record: GoatDealRecord | None) -> GameDecision | None:
         s, r = self._state, self.regulations
@@ -1003,7 +1112,10 @@ class GoatGame(Annulments):
     def write_penalty(self, seat: Seat, code: ViolationCode | str) -> GamePenalty:
         """A penalty on the unit of ``seat`` (RULES 9): Goat charges ``penalty_points`` straight
         to its score (no opening, no memorised points); Sea Goat credits them to every other unit."""
-        penalty: GamePenalty = self._event({"type": "penalty", "seat": seat, "code": code})
+        event: dict[str, Any] = {"type": "penalty", "seat": seat, "code": code}
+        if self.current is not None:  # kept, so that a replay (without the deal) counts it the same way
+            event["during_deal"] = True
+        penalty: GamePenalty = self._event(event)
         return penalty
 
     def _on_penalty(self, event: Mapping[str, Any]) -> GamePenalty:
@@ -1013,30 +1125,46 @@ class GoatGame(Annulments):
             raise PartitionError(gettext_noop("unknown penalty code %(code)s; known: %(known)s"), code=repr(code),
                                  known=", ".join(rules.PENALTY_CODES))
         self._check_penalty_time()
-        return self._penalize(seat, ViolationCode(code), None)
+        return self._penalize(seat, ViolationCode(code), None, bool(event.get("during_deal")))
 
     def _check_penalty_time(self) -> None:
         """A penalty (or a violation) may be written while the game goes on, or right after the
         deal that decided it."""
-        s = self._state
-        if s.decision is not None and (s.decision.reason not in (GameReason.LOSE_AT, GameReason.TARGET)
-                                       or self.current is not None):
+        if not self._decided_by_deal() or self.current is not None:
             self._check_open()
 
     def _penalize(self, seat: Seat, code: ViolationCode, violation: int | None,
                   during_deal: bool = False) -> GamePenalty:
-        """Count a penalty; the game may end by it, unless it falls during a deal (that deal's end
-        decides, in a replay too, where the deal is not being played)."""
+        """Count a penalty at once; the game may end by it, unless it falls during a deal (deal N,
+        its ``after_deal``): that deal's end decides, counting it after the deal's own score
+        (:meth:`_score`), in a replay too, where the deal is not being played."""
         s, r = self._state, self.regulations
         unit = gr.unit_index(seat, r)
+        penalty = GamePenalty(len(s.deals) + during_deal, seat, code, self.units[unit], r.penalty_points, (), violation)
+        # In the protocol format's order: a violation's penalty before the penalties written since
+        # the last deal (or during the deal being played), which are counted again after it.
+        at = len(s.penalties)
+        while (violation is not None and at and s.penalties[at - 1].violation is None
+               and s.penalties[at - 1].after_deal == penalty.after_deal):
+            at -= 1
+        later = s.penalties[at:]
+        del s.penalties[at:]
+        for p in later:
+            self._charge(gr.unit_index(p.seat, r), -p.points)
+        self._count_again([penalty, *later])
+        counted = s.penalties[at]
+        if during_deal:
+            s.pending = s.penalties[len(s.penalties) - len(s.pending) - 1:]
+        else:
+            self._decide(None)
+        return counted
+
+    def _charge(self, unit: int, points: int) -> None:
+        """A penalty's ``points`` (negative: taken back) on ``unit``: Goat charges its score, Sea
+        Goat credits every other unit's (RULES 9)."""
         for k in range(len(self.units)):
             if (k == unit) != self.is_sea_goat:
-                s.scores[k] += r.penalty_points
-        penalty = GamePenalty(len(s.deals), seat, code, self.units[unit], r.penalty_points, self.scores, violation)
-        s.penalties.append(penalty)
-        if not during_deal:
-            self._decide(None)
-        return penalty
+                self._state.scores[k] += points
 
     def record_violation(self, seat: Seat, code: ViolationCode | str, move: int | None = None) -> ViolationRecord:
         """A violation by ``seat`` (RULES 6, 7, 9): a warning first and a penalty when repeated for
@@ -1064,7 +1192,7 @@ class GoatGame(Annulments):
                                  known=", ".join(rules.PENALTY_CODES))
         code = ViolationCode(code)
         self._check_penalty_time()
-        move, during = event.get("move"), bool(event.get("during_deal"))
+        move, lapse, during = event.get("move"), event.get("lapse"), bool(event.get("during_deal"))
         deal = len(s.deals) + during
         if self.current is not None:
             awaited: int | None = len(self.current.moves)
@@ -1077,13 +1205,17 @@ class GoatGame(Annulments):
                                      and (awaited is None or move <= awaited)):
             raise PartitionError(gettext_noop("the move of a violation is the index (0 or more) of a move of the deal, "
                                               "got %(move)s"), move=repr(move))
+        if lapse is not None and not (type(lapse) is int and lapse >= 1 and move is not None and during
+                                      and code == ViolationCode.MOVE_TIME):
+            raise PartitionError(gettext_noop("a lapse is a move_time violation of a move, counted from 1, got %(lapse)s"),
+                                 lapse=repr(lapse))
         key = (rules.repeat_key(seat, self.units[gr.unit_index(seat, r)], r.repeat_scope), code)
         counted = s.repeats.get(key, 0)
         consequence = rules.violation_consequence(code, counted)
         annulled = self._annulled.get(self._index)
         if annulled is None:
             s.repeats[key] = counted + 1
-        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled, deal, move)
+        record = ViolationRecord(self._index, len(s.deals), seat, code, consequence, annulled, deal, move, lapse)
         s.violations.append(record)
         if consequence == Consequence.PENALTY and annulled is None:
             self._penalize(seat, code, record.id, during)
@@ -1108,8 +1240,12 @@ class GoatGame(Annulments):
 
     def time_out(self, seat: Seat) -> GameDecision:
         """With ``move_timeout = forfeit`` the player at ``seat`` let his move clock run out: the
-        deal being played is not scored and the game ends (RULES 9.1)."""
-        decision: GameDecision = self._event({"type": "timeout", "seat": seat})
+        deal being played is not scored and the game ends (RULES 9.1). That deal is kept
+        (:attr:`timed_out_deal`): the protocol writes it, with what was recorded during it."""
+        event: dict[str, Any] = {"type": "timeout", "seat": seat}
+        if self.current is not None:
+            event["deal"] = self.current
+        decision: GameDecision = self._event(event)
         return decision
 
     def _on_timeout(self, event: Mapping[str, Any]) -> GameDecision:
@@ -1119,6 +1255,11 @@ class GoatGame(Annulments):
         seat = self._check_seat(event.get("seat"))
         s = self._state
         s.timeout = (len(s.deals) + 1, seat)
+        stored = event.get("deal")
+        if stored is not None:
+            s.timed_out_deal = stored if isinstance(stored, GoatDeal) else GoatDeal.from_dict(stored, self.regulations,
+                                                                                             s.next_leader)
+        self._count_again(self._take_pending())  # after_deal: the deal not scored
         self.current = None
         unit = gr.unit_of(seat, self.regulations)
         points = gr.timeout_game_points(self._state.scores, self.units.index(unit), self.regulations.game)

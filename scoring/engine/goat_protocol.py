@@ -15,11 +15,10 @@ from typing import Any, Final, Mapping
 
 from .errors import RulesError, gettext_noop
 from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
-from .partition import ViolationRecord
 from .points import PointsGame
 from . import rules
-from .protocol_fields import (Listed, fail, move_number, place, read_penalties, read_time, read_violations,
-                              violation_output)
+from .protocol_fields import (Listed, fail, move_number, place, play_moves, read_penalties, read_time,
+                              read_violations, violation_output, written_violations)
 from .regulations import Game, Regulations
 from .vocabulary import Expiry, GameReason, GoatEnd, Seat
 
@@ -60,11 +59,14 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
             raise fail(gettext_noop("a game with a no-show has no deals"), "deals")
         place(game.record_no_show, "no_show", doc["no_show"])
 
+    placed: set[int] = set()  # the violations recorded at their moves, as the deal was played
+
     def violations_of(deal: int) -> None:
-        """The violations listed during deal ``deal`` (0: before the first) in order of occurrence:
-        by move, then those without one, recorded after the deal, where their penalties count."""
+        """The other violations listed during deal ``deal`` (0: before the first) in order of
+        occurrence: by move (a deal in summary form), then those without one, recorded after the
+        deal, where their penalties count."""
         assert isinstance(game, GoatGame)
-        for item in sorted((item for item in listed if item.deal == deal), key=_occurrence):
+        for item in sorted((item for item in listed if item.deal == deal and item.n not in placed), key=_occurrence):
             item.record(game)
 
     def between(done: int) -> None:
@@ -84,7 +86,9 @@ def read_game_protocol(doc: Mapping[str, Any], regulations: Regulations
             if isinstance(game, PointsGame):
                 _read_points_deal(game, deal)
             else:
-                _read_goat_deal(game, deal, last=n == len(deals))
+                at_moves = [item for item in listed if item.deal == n and item.move is not None]
+                if _read_goat_deal(game, deal, n == len(deals), list(at_moves)):
+                    placed.update(item.n for item in at_moves)
         except RulesError as error:
             raise error.at(gettext_noop("deal %(n)s"), n=n) from None
         if isinstance(game, PointsGame) or game.current is None:
@@ -131,7 +135,10 @@ def _read_timeout(value: Any, deals: int) -> tuple[int, Seat] | None:
     return value["deal"], value["seat"]
 
 
-def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
+def _read_goat_deal(game: GoatGame, deal: Any, last: bool, at_moves: list[Listed]) -> bool:
+    """Read one deal; in move form with the violations listed ``at_moves`` of it, recorded as it
+    is played (PROTOCOL_FORMAT.md's order of occurrence; returns ``True``), else they are the
+    caller's, recorded after the deal."""
     if not isinstance(deal, Mapping):
         raise fail(gettext_noop("a deal must be an object"))
     if "redeal" in deal:
@@ -144,12 +151,12 @@ def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
             if "seed" in deal:
                 raise fail(gettext_noop("a redeal with a seed gives its hands"), "seed")
             game.record_redeal()
-            return
+            return False
         void = GoatDeal.from_dict({k: v for k, v in deal.items() if k != "redeal"}, game.regulations, game.next_leader)
         if not void.is_void:
             raise fail(gettext_noop("no hand holds 5 doubles or 6 tiles of one number: the deal is not void"), "hands")
         game.begin_deal(void)
-        return
+        return False
     if "hands" in deal:
         unknown = sorted(set(deal) - _MOVE_KEYS)
         if unknown:
@@ -164,21 +171,16 @@ def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
                                      " \"redeal\": true"), "hands")
         game.begin_deal(current)
         try:
-            for k, move in enumerate(moves, 1):
-                if current.outcome is not None:
-                    raise fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
-                               end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
-                try:
-                    current.apply(move)
-                except RulesError as error:
-                    raise error.at(gettext_noop("move %(n)s"), n=k) from None
-                game.close_if_over()
+            play_moves(game, current, moves, at_moves)
         except RulesError:
             game.current = None
             raise
+        if at_moves:
+            raise fail(gettext_noop("the deal has no move %(move)s being awaited"), move=move_number(at_moves[0].move)).at(
+                gettext_noop("violation %(n)s"), n=at_moves[0].n)
         if game.current is not None and not last:
             raise fail(gettext_noop("the deal stops before its end: only the last deal of a protocol may"))
-        return
+        return True
     unknown = sorted(set(deal) - _SUMMARY_KEYS)
     if unknown:
         raise fail(gettext_noop("unknown key %(key)s in a deal"), key=repr(unknown[0]))
@@ -193,6 +195,7 @@ def _read_goat_deal(game: GoatGame, deal: Any, last: bool) -> None:
     end: Any = deal.get("end")  # the end, the seat and the values are checked by the game, which names them
     seat: Any = deal.get("seat")
     game.record_deal(end, seat, {seats[k]: v for k, v in values.items()}, deal.get("zero_zero", False))
+    return False
 
 
 def _read_points_deal(game: PointsGame, deal: Any) -> None:
@@ -292,8 +295,9 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
         if game.first_leader is not None:
             doc["first_leader"] = game.first_leader
         doc["deals"] = [_write_deal(d) for d in game.deals]
-        if game.current is not None:
-            current = game.current.to_dict(public=True)
+        unfinished = game.current or game.timed_out_deal  # still being played, or the clock ran out in it
+        if unfinished is not None:
+            current = unfinished.to_dict(public=True)
             doc["deals"].append({k: current[k] for k in ("hands", "moves")})
     # A penalty that follows from a violation listed under violations is written by it.
     penalties = [{"after_deal": p.after_deal, "seat": p.seat, "code": str(p.code)} for p in game.penalties
@@ -301,8 +305,7 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
     if penalties:
         doc["penalties"] = penalties
     if isinstance(game, GoatGame):
-        violations = [_written_violation(v) for v in sorted(game.violations, key=lambda v: v.occurrence)
-                      if v.code in rules.ESCALATING_CODES]
+        violations = _written_violations(game)
         if violations:
             doc["violations"] = violations
     if game.time_expired is not None:
@@ -315,13 +318,14 @@ def write_game_protocol(game: GoatGame | PointsGame, names: Mapping[str, list[st
     return doc
 
 
-def _written_violation(violation: ViolationRecord) -> dict[str, Any]:
-    item: dict[str, Any] = {"deal": violation.deal, "seat": violation.seat, "code": str(violation.code)}
-    if violation.move is not None:
-        item["move"] = move_number(violation.move)
-    if violation.annulled is not None:
-        item["annulled"] = violation.annulled
-    return item
+def _written_violations(game: GoatGame) -> list[dict[str, Any]]:
+    """The ``violations`` of the file: a lapse at a move the file holds is derived from the
+    move's seconds (:func:`~.protocol_fields.written_violations`)."""
+    moves = {d.n: len(d.deal.moves) for d in game.deals if d.deal is not None}
+    unfinished = game.current or game.timed_out_deal
+    if unfinished is not None:
+        moves[len(game.deals) + 1] = len(unfinished.moves)  # the move awaited never came
+    return written_violations(game.violations, moves)
 
 
 def _write_deal(record: GoatDealRecord) -> dict[str, Any]:

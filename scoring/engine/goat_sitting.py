@@ -93,12 +93,12 @@ class GoatSitting(Sitting[GoatGame]):
 
     def awaited(self) -> Awaited | None:
         """The move a live table's clock is timing (RULES 6; drawing is part of the move), as
-        :meth:`Partition.awaited <scoring.engine.partition.Partition.awaited>`; the lapses are
-        counted by the table."""
+        :meth:`Partition.awaited <scoring.engine.partition.Partition.awaited>`."""
         deal = self.game.current
         if deal is None or deal.is_over:
             return None
-        return Awaited(self.deals + 1, len(deal.moves), deal.to_move, deal.allowance(), 0)
+        index = len(deal.moves)
+        return Awaited(self.deals + 1, index, deal.to_move, deal.allowance(), self.game.recorded_lapses(index))
 
     def start_deal(self, seed: int | str | None = None,
                    hands: list[list[Tile | TileIndex | str] | TileMask] | None = None) -> GoatDeal:
@@ -116,23 +116,26 @@ class GoatSitting(Sitting[GoatGame]):
         return self._open_game().draw(tile, seat)
 
     def play(self, tile: Tile | TileIndex | str, end: Side | str | None, seat: Seat,
-             second: Tile | TileIndex | str | None = None) -> GoatDealRecord | None:
-        """Play a tile; returns the deal's record if it ended (and starts the next game if that
-        ended one)."""
-        record = self._open_game().play(tile, end, seat, second)
+             second: Tile | TileIndex | str | None = None, seconds: float | None = None) -> GoatDealRecord | None:
+        """Play a tile, charged ``seconds`` by the clock (:meth:`GoatGame.play`: the lapses they
+        imply are recorded); returns the deal's record if it ended (and starts the next game if
+        that ended one)."""
+        record = self._open_game().play(tile, end, seat, second, seconds)
         return None if record is None else self._after(record)
 
-    def pass_turn(self, seat: Seat) -> GoatDealRecord | None:
-        """Pass, when the engine allows it (nothing fits and the bazaar may not be drawn)."""
-        record = self._open_game().pass_turn(seat)
+    def pass_turn(self, seat: Seat, seconds: float | None = None) -> GoatDealRecord | None:
+        """Pass, when the engine allows it (nothing fits and the bazaar may not be drawn);
+        ``seconds`` as for :meth:`play`."""
+        record = self._open_game().pass_turn(seat, seconds)
         return None if record is None else self._after(record)
 
     def record_lapse(self, seat: Seat) -> ViolationRecord | None:
         """The move clock of ``seat`` (the player to move) ran out (RULES 6, 9.1): with
         ``move_timeout`` forfeit the game ends (returns ``None``); otherwise a ``move_time``
-        violation (:meth:`record_violation`: a warning, then penalties). At the referee's clock
-        no deal is played here: the table's clock says whose move it is, and a penalty that makes
-        a goat ends the game at once."""
+        violation, a lapse of the move awaited (:meth:`GoatGame.record_lapse`: a warning, then
+        penalties), which the move's seconds imply once it arrives. At the referee's clock no deal
+        is played here: the table's clock says whose move it is, and a penalty that makes a goat
+        ends the game at once."""
         game = self._open_game()
         if game.current is not None and game.current.to_move != seat:
             raise PartitionError(gettext_noop("the clock runs for nobody at seat %(seat)s"), seat=seat)
@@ -140,7 +143,9 @@ class GoatSitting(Sitting[GoatGame]):
             game.time_out(seat)
             self._next_game()
             return None
-        return self.record_violation(seat, ViolationCode.MOVE_TIME)
+        record = game.record_lapse(seat)
+        self._next_game()
+        return record
 
     def record_no_show(self, absent: Sequence[Unit]) -> GameDecision:
         """The units ``absent`` had not appeared by the no-show deadline (RULES 5, 9), before the

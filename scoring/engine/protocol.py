@@ -24,14 +24,14 @@ from __future__ import annotations
 from typing import Any, Final, Mapping
 
 from . import rules
-from .deal import Deal, check_seconds
+from .deal import Deal
 from .errors import RulesError, gettext_noop
 from .goat import GoatGame
 from .goat_protocol import game_result, read_game_protocol, write_game_protocol
 from .partition import DealRecord, Partition, PenaltyRecord
 from .points import PointsGame
-from .protocol_fields import (Listed, fail, move_number, place, read_penalties, read_time, read_violations,
-                              violation_output)
+from .protocol_fields import (Listed, fail, move_number, place, play_moves, read_penalties, read_time,
+                              read_violations, violation_output, written_violations)
 from .regulations import Game, Regulations
 from .vocabulary import DealEnd, Expiry, ViolationCode
 
@@ -155,22 +155,7 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[Listed]
             raise fail(gettext_noop("must give the hands of seats \"1\" to \"4\" as lists of tiles"), "hands")
         current = partition.start_deal(hands=[hands[s] for s in "1234"])
         try:
-            for k, move in enumerate(moves, 1):
-                if current.outcome is not None:
-                    raise fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
-                               end=current.outcome.end).at(gettext_noop("move %(n)s"), n=k)
-                try:
-                    if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
-                        _before_move(partition, current, move, listed)
-                    partition.apply_move(move)
-                except RulesError as error:
-                    raise error.at(gettext_noop("move %(n)s"), n=k) from None
-            if partition.current is not None:  # still being played: what was recorded while a move is awaited
-                awaited = len(current.moves)
-                for item in [item for item in listed if item.move == awaited]:
-                    listed.remove(item)
-                    as_lapse = item.code == ViolationCode.MOVE_TIME and item.seat == current.to_move
-                    item.record(partition, partition.record_lapse if as_lapse else None)
+            play_moves(partition, current, moves, listed)
         except RulesError:
             partition.current = None
             raise
@@ -190,28 +175,6 @@ def _read_deal(partition: Partition, deal: Any, last: bool, listed: list[Listed]
         raise fail(gettext_noop("must give the pips of pair A and pair B"), "pips")
     end: Any = deal.get("end")  # checked by the partition, which names what is wrong
     partition.record_deal(end, deal.get("seat"), (pips["A"], pips["B"]))
-
-
-def _before_move(partition: Partition, deal: Deal, move: Mapping[str, Any], listed: list[Listed]) -> None:
-    """What happened while ``move`` was awaited, in the format's order: the lapses its seconds
-    imply (an annulled one listed with its ``lapse`` replaces one of them), then the violations
-    listed at it; ``listed`` keeps the others."""
-    index, seat = len(deal.moves), deal.to_move
-    here = [item for item in listed if item.move == index]
-    for item in here:
-        listed.remove(item)
-    charged = check_seconds(move.get("seconds"))
-    lapses = 0 if charged is None else rules.move_lapses(charged, deal.allowance())
-    for lapse in range(1, lapses + 1):
-        match = next((item for item in here if item.code == ViolationCode.MOVE_TIME and item.annulled is not None
-                      and item.seat == seat and (item.lapse or 1) == lapse), None)
-        if match is None:
-            partition.record_lapse(seat)
-        else:
-            here.remove(match)
-            match.record(partition, partition.record_lapse)
-    for item in here:
-        item.record(partition)
 
 
 def allowances_of(deal: Mapping[str, Any], times: tuple[int, int, int, int]) -> list[int]:
@@ -318,33 +281,12 @@ def _move_form(record: DealRecord) -> dict[str, Any] | None:
 
 
 def _written_violations(partition: Partition) -> list[dict[str, Any]]:
-    """The ``violations`` of the file (module docstring): each with its key of occurrence."""
+    """The ``violations`` of the file (module docstring)."""
     moves: dict[int, int] = {d.n: sum(1 for m in form["moves"] if "tile" in m or "pass" in m)  # marks are no moves
                              for d in partition.deals if (form := _move_form(d)) is not None}
     if partition.current is not None:
         moves[len(partition.deals) + 1] = len(partition.current.moves)  # the move awaited never came
-    escalating = [v for v in partition.violations if v.code in rules.ESCALATING_CODES]
-    derived: dict[tuple[int, int], int] = {}  # (deal, move) -> lapses its seconds imply
-    for v in escalating:
-        if v.lapse is not None and v.move is not None and v.move < moves.get(v.deal, 0):
-            derived[v.deal, v.move] = derived.get((v.deal, v.move), 0) + 1
-    written: list[dict[str, Any]] = []
-    for v in sorted(escalating, key=lambda v: v.occurrence):
-        deal, move = v.deal, v.move
-        item: dict[str, Any] = {"deal": deal, "seat": v.seat, "code": _text(v.code)}
-        if move is not None:
-            item["move"] = move_number(move)
-        if v.annulled is not None:
-            item["annulled"] = v.annulled
-        if move is not None and (deal, move) in derived:
-            if v.lapse is not None:
-                if v.annulled is None:
-                    continue  # derived from the move's seconds
-                item["lapse"] = v.lapse
-            elif v.annulled is not None and v.code == ViolationCode.MOVE_TIME:
-                item["lapse"] = derived[deal, move] + 1  # matches no derived lapse: stays a listed one
-        written.append(item)
-    return written
+    return written_violations(partition.violations, moves)
 
 
 def write_protocol(partition: AnyGame, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:

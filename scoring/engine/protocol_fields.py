@@ -5,9 +5,10 @@ field's form and names the field in the error it raises."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Final, Mapping, Protocol
+from typing import Any, Callable, Final, Mapping, Protocol, Sized
 
 from . import rules
+from .deal import check_seconds
 from .errors import ProtocolError, RulesError, gettext_noop
 from .partition import ViolationRecord
 from .vocabulary import Expiry, Seat, ViolationCode
@@ -70,6 +71,107 @@ class Violating(Protocol):
     def record_violation(self, seat: Seat, code: ViolationCode, move: int | None = None) -> ViolationRecord: ...
 
     def annul_violation(self, violation_id: int, reason: str) -> None: ...
+
+
+class Timed(Violating, Protocol):
+    """A game whose deals are played move by move under the clock (RULES 6)."""
+
+    def record_lapse(self, seat: Seat) -> ViolationRecord: ...
+
+    def apply_move(self, move: Mapping[str, Any]) -> object: ...
+
+
+class Ended(Protocol):
+    @property
+    def end(self) -> str: ...
+
+
+class Played(Protocol):
+    """A deal being played move by move: its moves so far, who is to move and his allowance."""
+
+    @property
+    def moves(self) -> Sized: ...
+
+    @property
+    def to_move(self) -> Seat: ...
+
+    @property
+    def outcome(self) -> Ended | None: ...
+
+    def allowance(self) -> int: ...
+
+
+def play_moves(game: Timed, deal: Played, moves: list[Any], listed: list[Listed]) -> None:
+    """Play a move-form deal's ``moves`` in ``game`` (``deal`` being its current deal) with the
+    violations ``listed`` at its moves, in the format's order of occurrence: before each move the
+    lapses its seconds imply (each recorded as a live table's clock records it, an annulled one
+    listed with its ``lapse`` in its place), then the violations listed at it; after the last
+    move of a deal still being played, those listed at the move awaited. ``listed`` keeps those
+    at no move of the deal."""
+    for k, move in enumerate(moves, 1):
+        if deal.outcome is not None:
+            raise fail(gettext_noop("the deal is already over (%(end)s): no move after it"),
+                       end=deal.outcome.end).at(gettext_noop("move %(n)s"), n=k)
+        try:
+            if isinstance(move, Mapping) and ("tile" in move or "pass" in move):
+                _before_move(game, deal, move, listed)
+            game.apply_move(move)
+        except RulesError as error:
+            raise error.at(gettext_noop("move %(n)s"), n=k) from None
+    if deal.outcome is None:  # still being played: what was recorded while a move is awaited
+        awaited = len(deal.moves)
+        for item in [item for item in listed if item.move == awaited]:
+            listed.remove(item)
+            as_lapse = item.code == ViolationCode.MOVE_TIME and item.seat == deal.to_move
+            item.record(game, game.record_lapse if as_lapse else None)
+
+
+def _before_move(game: Timed, deal: Played, move: Mapping[str, Any], listed: list[Listed]) -> None:
+    index, seat = len(deal.moves), deal.to_move
+    here = [item for item in listed if item.move == index]
+    for item in here:
+        listed.remove(item)
+    charged = check_seconds(move.get("seconds"))
+    lapses = 0 if charged is None else rules.move_lapses(charged, deal.allowance())
+    for lapse in range(1, lapses + 1):
+        match = next((item for item in here if item.code == ViolationCode.MOVE_TIME and item.annulled is not None
+                      and item.seat == seat and (item.lapse or 1) == lapse), None)
+        if match is None:
+            game.record_lapse(seat)
+        else:
+            here.remove(match)
+            match.record(game, game.record_lapse)
+    for item in here:
+        item.record(game)
+
+
+def written_violations(violations: list[ViolationRecord], moves: Mapping[int, int]) -> list[dict[str, Any]]:
+    """The ``violations`` a file lists, in order of occurrence, ``moves`` giving the number of
+    moves each deal has in the file (move form): a lapse at one of these moves is derived from
+    its seconds, and listed only when annulled (with its ``lapse``); an annulled ``move_time``
+    at such a move that is no lapse stays a listed one (its ``lapse`` matching no derived one)."""
+    escalating = [v for v in violations if v.code in rules.ESCALATING_CODES]
+    derived: dict[tuple[int, int], int] = {}  # (deal, move) -> lapses its seconds imply
+    for v in escalating:
+        if v.lapse is not None and v.move is not None and v.move < moves.get(v.deal, 0):
+            derived[v.deal, v.move] = derived.get((v.deal, v.move), 0) + 1
+    written: list[dict[str, Any]] = []
+    for v in sorted(escalating, key=lambda v: v.occurrence):
+        deal, move = v.deal, v.move
+        item: dict[str, Any] = {"deal": deal, "seat": v.seat, "code": str(v.code)}
+        if move is not None:
+            item["move"] = move_number(move)
+        if v.annulled is not None:
+            item["annulled"] = v.annulled
+        if move is not None and (deal, move) in derived:
+            if v.lapse is not None:
+                if v.annulled is None:
+                    continue  # derived from the move's seconds
+                item["lapse"] = v.lapse
+            elif v.annulled is not None and v.code == ViolationCode.MOVE_TIME:
+                item["lapse"] = derived[deal, move] + 1  # matches no derived lapse: stays a listed one
+        written.append(item)
+    return written
 
 
 def move_number(index: int | None) -> int | None:

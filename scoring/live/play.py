@@ -390,14 +390,15 @@ def _goat_move(step: Step, turn: int, tile: str | None, end: str | None, second:
     seat = live.seat
     if seat is None or sitting.current is None:
         raise ValidationError(_("No move is awaited now."))
-    data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": clock.charged(live, step.now)}
+    seconds = clock.charged(live, step.now)
+    data: dict[str, Any] = {"seat": seat, "turn": turn, "seconds": seconds}
     if tile is not None:
-        sitting.play(tile, engine.Side(end) if end else None, seat, second)
+        sitting.play(tile, engine.Side(end) if end else None, seat, second, seconds)
         data.update(tile=tile, end=end)
         if second is not None:
             data["second"] = second
     else:
-        sitting.pass_turn(seat)
+        sitting.pass_turn(seat, seconds)
         data["pass"] = True
     step.record("move", data)
 

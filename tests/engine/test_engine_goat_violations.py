@@ -199,3 +199,62 @@ def test_a_penalty_during_a_deal_that_makes_a_goat_lets_the_deal_end_and_replays
     assert record.deal == 1 and game.scores[seat - 1] == 20 and not game.is_over
     replayed = GoatGame.from_dict(game.to_dict())  # the deal is not recorded yet: the same
     assert not replayed.is_over and replayed.violations == game.violations and replayed.current is not None
+
+
+def test_the_clocks_lapses_and_the_moves_seconds_count_each_lapse_once():
+    # 2 players, the first deal led by its hands: the forced lead has time_single 5 s.
+    sitting = GoatSitting(regs(players=2, time_single=5))
+    deal = sitting.start_deal(seed=3)
+    seat, lead = deal.to_move, deal.legal_moves()[0]
+    assert deal.allowance() == 5
+    first = sitting.record_lapse(seat)  # the live clock, at 5 s: lapse 1 of move 1
+    assert (first.deal, first.move, first.lapse, first.consequence) == (1, 0, 1, "warning")
+    assert sitting.awaited().lapses == 1
+    with pytest.raises(RulesError, match="already ran out 1 times"):
+        sitting.play(lead.tile, lead.end, seat, seconds=4.9)  # fewer than the lapse recorded took
+    sitting.play(lead.tile, lead.end, seat, seconds=15.0)  # 3 lapses: the 2 not recorded yet are added
+    game = sitting.game
+    assert [(v.move, v.lapse, v.consequence) for v in game.violations] == [
+        (0, 1, "warning"), (0, 2, "penalty"), (0, 3, "penalty")]
+    assert game.scores[seat - 1] == 20 and [p.after_deal for p in game.penalties] == [1, 1]  # during deal 1
+    assert game.current.moves[0]["seconds"] == 15.0
+    replayed = GoatGame.from_dict(game.to_dict())  # a replay derives nothing again
+    assert replayed.violations == game.violations and replayed.scores == game.scores
+
+
+def test_a_penalty_written_during_a_deal_counts_at_once_and_after_the_deal_when_it_ends():
+    game = GoatGame(regs(players=2, lose_at=101, opening=0))
+    deal = game.start_deal(seed=3)
+    penalty = game.write_penalty(deal.to_move, "signs")
+    assert penalty.after_deal == 1 and game.scores[penalty.seat - 1] == 10
+    replayed = GoatGame.from_dict(game.to_dict())
+    assert replayed.penalties == game.penalties and not replayed.is_over
+    while game.current is not None:
+        current = game.current
+        moves = current.legal_moves()
+        if moves:
+            game.play(moves[0].tile, moves[0].end, current.to_move)
+        elif current.can_draw():
+            game.draw(None, current.to_move)
+        else:
+            game.pass_turn(current.to_move)
+    record = game.deals[0]
+    counted = game.penalties[0]
+    # The deal's own score first, then the penalty written during it: its scores are after both.
+    assert record.scores[penalty.seat - 1] == game.scores[penalty.seat - 1] - 10
+    assert counted.after_deal == 1 and counted.scores == game.scores
+
+
+def test_between_deals_a_violations_penalty_counts_before_the_penalties_written_since_the_deal():
+    # PROTOCOL_FORMAT.md: the penalties of the violations, then the listed penalties, so that the
+    # file (which cannot say which came first) gives the same penalties, scores and all.
+    game = GoatGame(regs(lose_at=101), first_leader=1)
+    game.record_deal("domino", 1, {2: 14, 3: 25})
+    game.record_violation(2, "conduct")
+    game.write_penalty(3, "signs")
+    game.record_violation(2, "conduct")  # his second: a penalty, written after seat 3's
+    def seen(g):
+        return [(p.after_deal, p.seat, p.code, p.scores) for p in g.penalties]
+    assert seen(game) == [(1, 2, "conduct", (0, 24, 25)), (1, 3, "signs", (0, 24, 35))]
+    again = read_protocol(write_protocol(game))[0]
+    assert seen(again) == seen(game) and again.scores == game.scores == (0, 24, 35)

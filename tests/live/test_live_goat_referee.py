@@ -91,7 +91,8 @@ def test_a_refereed_goat_deal_with_a_named_draw_to_domino_then_a_redeal(refereed
                                "charges": [0, 26], "scores": [0, 26]}]
     assert table["scores"] == [0, 26] and table["memo"] == [0, 0]
     stored = Partition.objects.get(pk=pid).state["games"][0]["events"][0]["deal"]["moves"]
-    assert stored[7] == {"seat": 2, "draw": ["3-0", "4-2"], "tile": "4-2", "end": "left"}  # the protocol's move form
+    # The protocol's move form, with the seconds the clock charged to the move (the clock is frozen).
+    assert stored[7] == {"seat": 2, "draw": ["3-0", "4-2"], "tile": "4-2", "end": "left", "seconds": 0.0}
     # Deal 2: seat 2's five doubles make it void (RULES 9.1): recorded at once, dealt again.
     void = {"1": ["1-1", "2-1", "3-2", "4-3", "5-4", "6-5", "6-0"],
             "2": ["0-0", "2-2", "3-3", "5-5", "6-6", "1-0", "2-0"]}
