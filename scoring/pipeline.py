@@ -282,8 +282,10 @@ class GoatTable(TableGame):
         :func:`align` deals the next one (at the referee's clock, times its lead)."""
         games = len(step.sitting.games)
         violation = step.sitting.record_lapse(seat)
-        if violation is None:  # no move is awaited: align starts a new turn, even if the next game's
-            step.live.seat = None  # first move has the same seat, deal and move, so a move sent late is stale
+        if violation is None:
+            # The game was forfeited and its turn ends: align starts a new one even when the next
+            # game's first move has the same seat, deal and move, so a move sent late is stale.
+            step.live.seat = None
         found = {} if violation is None else {"game": games, "violation": violation.id}
         return {**found, "consequence": "forfeit" if violation is None else violation.consequence}
 
