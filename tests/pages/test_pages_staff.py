@@ -81,3 +81,10 @@ def test_the_organisers_page_is_for_superusers(client, organiser):
     client.post(reverse("organiser-dismiss", kwargs={"pk": organiser.pk}))
     assert not permissions.can_create_tournament(get_user_model().objects.get(pk=organiser.pk))
     assert permissions.can_create_tournament(get_user_model().objects.get(username="plain"))
+
+
+def test_the_staff_page_speaks_russian(client, cup, organiser):
+    client.force_login(organiser)
+    assert "Новый логин" in client.get("/tournaments/cup/manage/staff/").content.decode()
+    text = client.post("/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).content.decode()
+    assert "показывается только один раз" in text and "http://testserver/accounts/reset/" in text
