@@ -133,6 +133,11 @@ ACTIONS: dict[str, Action] = {
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/roles/", {"username": "outsider", "kind": "referee"},
                                 format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/staff/")),
+    "make a staff login": Action(
+        lambda u, s: services.add_new_staff(u, s.tournament, username=f"new-{s.slug}", first_name="Анна",
+                                            last_name="Ильина", kind="referee"), "org",
+        page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/manage/staff/new/", {
+            "username": f"page-{s.slug}", "first_name": "Анна", "last_name": "Ильина", "kind": "referee"})),
     "take a role away": Action(
         lambda u, s: services.remove_role(u, _role(s)), "org",
         api=lambda c, s: c.delete(f"/api/tournaments/{s.slug}/roles/{_role(s).pk}/")),
