@@ -8,11 +8,12 @@ from __future__ import annotations
 
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -114,6 +115,15 @@ def tournament_edit(request, tournament):
 # -- organisers (superusers) ------------------------------------------------------------------------
 
 
+def _new_login_page(request, made: services.NewLogin, **context):
+    """The one answer that shows a new login's password link: kept by no cache."""
+    link = request.build_absolute_uri(reverse("password_reset_confirm",
+                                              kwargs={"uidb64": made.uidb64, "token": made.token}))
+    response = render(request, "tournaments/manage/new_login.html", {"person": made.user, "link": link, **context})
+    add_never_cache_headers(response)
+    return response
+
+
 def _organisers_page(request, form: OrganiserForm, new_form: NewLoginForm):
     return render(request, "tournaments/manage/organisers.html", {
         "form": form, "new_form": new_form, "organisers": services.organisers(),
@@ -147,9 +157,7 @@ def organiser_new(request):
         except ValidationError as error:
             show_error(error, form)
         else:
-            return render(request, "tournaments/manage/new_login.html", {
-                "person": made.user, "link": _password_link(request, made),
-            })
+            return _new_login_page(request, made)
     return _organisers_page(request, OrganiserForm(), form)
 
 
@@ -171,11 +179,6 @@ def _staff_page(request, tournament, form: RoleForm, new_form: NewStaffForm):
         "tournament": tournament, "form": form, "new_form": new_form,
         "roles": tournament.roles.select_related("user").order_by("kind", "user__username"),
     })
-
-
-def _password_link(request, made: services.NewLogin) -> str:
-    return request.build_absolute_uri(reverse("password_reset_confirm",
-                                              kwargs={"uidb64": made.uidb64, "token": made.token}))
 
 
 @organiser_page
@@ -203,10 +206,8 @@ def staff_new(request, tournament):
         except ValidationError as error:
             show_error(error, form)
         else:
-            return render(request, "tournaments/manage/new_login.html", {
-                "tournament": tournament, "person": made.user, "link": _password_link(request, made),
-                "role": Role.Kind(form.cleaned_data["kind"]).label,
-            })
+            return _new_login_page(request, made, tournament=tournament,
+                                   role=Role.Kind(form.cleaned_data["kind"]).label)
     return _staff_page(request, tournament, RoleForm(), form)
 
 
