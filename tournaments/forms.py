@@ -246,6 +246,25 @@ class RoleForm(forms.Form):
     kind = forms.ChoiceField(label=_("Role"), choices=Role.Kind.choices)
 
 
+class OrganiserForm(forms.Form):
+    """An existing login to appoint organiser; :class:`NewLoginForm` makes a new one."""
+
+    username = forms.CharField(label=_("Login"), max_length=150)
+
+
+class NewLoginForm(forms.Form):
+    """A new login with the full name the protocols print; its holder sets his own password."""
+
+    username = forms.CharField(label=_("Login"), max_length=150,
+                               help_text=_("Letters, digits and @ . + - _ only."))
+    last_name = forms.CharField(label=_("Last name"), max_length=150)
+    first_name = forms.CharField(label=_("First name"), max_length=150)
+
+
+class NewStaffForm(NewLoginForm):
+    kind = forms.ChoiceField(label=_("Role"), choices=Role.Kind.choices)
+
+
 _PLAYER_FIELDS = forms.fields_for_model(Player, fields=list(PLAYER_FIELDS))
 
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -19,8 +22,9 @@ from tournaments.web.pages import organiser_page
 from tournaments.web.uploads import upload_limit
 
 from . import permissions, services, tours
-from .forms import (GenerateTourForm, ImportForm, PairForm, PlayerForm, RefereesForm, RegulationsForm, RoleForm,
-                    SeatingForm, TournamentEditForm, TournamentForm, show_error)
+from .forms import (GenerateTourForm, ImportForm, NewLoginForm, NewStaffForm, OrganiserForm, PairForm, PlayerForm,
+                    RefereesForm, RegulationsForm, RoleForm, SeatingForm, TournamentEditForm, TournamentForm,
+                    show_error)
 from .models import Entry, Pair, PlayMode, Role, Tour, Tournament
 from .views import draw_context
 
@@ -53,6 +57,7 @@ def my_tournaments(request):
     return render(request, "tournaments/manage/my.html", {
         "rows": [(t, roles.get(t.pk, []), permissions.can_manage(user, t)) for t in tournaments],
         "can_create": permissions.can_create_tournament(user),
+        "can_appoint": permissions.can_appoint_organisers(user),
     })
 
 
@@ -107,7 +112,73 @@ def tournament_edit(request, tournament):
     })
 
 
+# -- organisers (superusers) ------------------------------------------------------------------------
+
+
+def _new_login_page(request, made: services.NewLogin, **context):
+    """The one answer that shows a new login's password link: kept by no cache."""
+    link = request.build_absolute_uri(reverse("password_reset_confirm",
+                                              kwargs={"uidb64": made.uidb64, "token": made.token}))
+    response = render(request, "tournaments/manage/new_login.html", {"person": made.user, "link": link, **context})
+    add_never_cache_headers(response)
+    return response
+
+
+def _organisers_page(request, form: OrganiserForm, new_form: NewLoginForm):
+    return render(request, "tournaments/manage/organisers.html", {
+        "form": form, "new_form": new_form, "organisers": services.organisers(),
+    })
+
+
+@login_required
+def organisers(request):
+    permissions.require_appoint_organisers(request.user)
+    form = OrganiserForm(_posted(request))
+    if request.method == "POST" and form.is_valid():
+        try:
+            appointed = services.appoint_organiser(request.user, form.cleaned_data["username"])
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("%(user)s may create tournaments.") % {"user": appointed})
+            return redirect("organisers")
+    return _organisers_page(request, form, NewLoginForm())
+
+
+@require_POST
+@login_required
+def organiser_new(request):
+    """A new organiser's login; the answer (not a redirect) is the only place its link is shown."""
+    permissions.require_appoint_organisers(request.user)
+    form = NewLoginForm(request.POST)
+    if form.is_valid():
+        try:
+            made = services.add_new_organiser(request.user, **form.cleaned_data)
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            return _new_login_page(request, made)
+    return _organisers_page(request, OrganiserForm(), form)
+
+
+@require_POST
+@login_required
+def organiser_dismiss(request, pk: int):
+    permissions.require_appoint_organisers(request.user)
+    target = get_object_or_404(get_user_model(), pk=pk)
+    services.dismiss_organiser(request.user, target)
+    messages.success(request, _("%(user)s may no longer create tournaments.") % {"user": target})
+    return redirect("organisers")
+
+
 # -- staff -----------------------------------------------------------------------------------------
+
+
+def _staff_page(request, tournament, form: RoleForm, new_form: NewStaffForm):
+    return render(request, "tournaments/manage/staff.html", {
+        "tournament": tournament, "form": form, "new_form": new_form,
+        "roles": tournament.roles.select_related("user").order_by("kind", "user__username"),
+    })
 
 
 @organiser_page
@@ -121,10 +192,23 @@ def tournament_staff(request, tournament):
         else:
             messages.success(request, _("%(user)s: %(role)s.") % {"user": role.user, "role": role.get_kind_display()})
             return redirect("tournament-staff", slug=tournament.slug)
-    return render(request, "tournaments/manage/staff.html", {
-        "tournament": tournament, "form": form,
-        "roles": tournament.roles.select_related("user").order_by("kind", "user__username"),
-    })
+    return _staff_page(request, tournament, form, NewStaffForm())
+
+
+@require_POST
+@organiser_page
+def staff_new(request, tournament):
+    """A new login with a role; the answer (not a redirect) is the only place its link is shown."""
+    form = NewStaffForm(request.POST)
+    if form.is_valid():
+        try:
+            made = services.add_new_staff(request.user, tournament, **form.cleaned_data)
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            return _new_login_page(request, made, tournament=tournament,
+                                   role=Role.Kind(form.cleaned_data["kind"]).label)
+    return _staff_page(request, tournament, RoleForm(), form)
 
 
 @require_POST

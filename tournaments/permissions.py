@@ -39,6 +39,11 @@ def can_create_tournament(user) -> bool:
     return user.is_authenticated and user.has_perm("tournaments.add_tournament")
 
 
+def can_appoint_organisers(user) -> bool:
+    """Give logins the right to create tournaments (and make new ones for it): superusers only."""
+    return user.is_authenticated and user.is_superuser
+
+
 def can_manage(user, tournament: Tournament) -> bool:
     return user.is_authenticated and (user.is_superuser or Role.Kind.ORGANISER in roles(user, tournament))
 
@@ -140,6 +145,11 @@ def require_referee_all(user, tournament: Tournament) -> None:
 def require_create(user) -> None:
     if not can_create_tournament(user):
         raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
+
+
+def require_appoint_organisers(user) -> None:
+    if not can_appoint_organisers(user):
+        raise PermissionDenied(_("Only a site superuser may appoint organisers."))
 
 
 def refereeing_all(user) -> QuerySet[Tournament]:

@@ -17,15 +17,20 @@ from typing import Any, Mapping
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from scoring.engine import Regulations, RegulationsError
 
+from .fields import no_control_characters, plain_text
 from .models import Entry, Pair, Player, Role, Table, Tour, Tournament
 from . import permissions
 from .permissions import require_create, require_manage
@@ -121,8 +126,7 @@ def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament
 def add_role(user, tournament: Tournament, username: str, kind: str) -> Role:
     """Give a user a role (organiser, chief referee, referee) in the tournament."""
     require_manage(user, tournament)
-    if kind not in Role.Kind.values:
-        raise ValidationError(_("Unknown role: %(kind)s.") % {"kind": kind})
+    _check_kind(kind)
     target = get_user_model().objects.filter(username=username).first()
     if target is None:
         raise ValidationError(_("There is no user %(username)s.") % {"username": username})
@@ -143,6 +147,99 @@ def remove_role(user, role: Role) -> None:
         # Through the table's partition, by the status recording writes (this floor imports no recording).
         Table.objects.filter(tour__tournament=role.tournament, referee=role.user).exclude(
             partition__status="finished").update(referee=None)
+
+
+@dataclass(frozen=True)
+class NewLogin:
+    """A login just made, and the parts of its one-time link to set a password (Django's
+    password-reset token: it stops working once the password is set, or after
+    ``PASSWORD_RESET_TIMEOUT``). The token is not stored: the link is shown once."""
+
+    user: Any
+    uidb64: str
+    token: str
+
+
+def _new_login(username: str, first_name: str, last_name: str) -> NewLogin:
+    """A login with a full name (printed on the protocols) and no password yet."""
+    names = {"first_name": plain_text(first_name.strip()), "last_name": plain_text(last_name.strip())}
+    errors = {field: _("Type the first and the last name: the protocols print them.")
+              for field, value in names.items() if not value}
+    for field, value in names.items():
+        try:
+            no_control_characters(value)
+        except ValidationError as error:
+            errors[field] = error.messages[0]
+    if errors:
+        raise ValidationError(errors)
+    User = get_user_model()
+    username = username.strip()
+    # A login differing only in case would be told apart by nobody at the sign-in page.
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": _("The login %(username)s is taken.") % {"username": username}})
+    login = User(username=username, **names)
+    login.set_unusable_password()
+    login.full_clean()
+    try:
+        with transaction.atomic():
+            login.save()
+    except IntegrityError:  # made at the same moment by someone else
+        raise ValidationError({"username": _("The login %(username)s is taken.") % {"username": username}}) from None
+    return NewLogin(login, urlsafe_base64_encode(force_bytes(login.pk)), default_token_generator.make_token(login))
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in Role.Kind.values:
+        raise ValidationError(_("Unknown role: %(kind)s.") % {"kind": kind})
+
+
+@transaction.atomic
+def add_new_staff(user, tournament: Tournament, *, username: str, first_name: str, last_name: str,
+                  kind: str) -> NewLogin:
+    """Make a new login with its full name and give it a role in the tournament; the organiser
+    hands its holder the one-time link to choose his password."""
+    require_manage(user, tournament)
+    _check_kind(kind)
+    made = _new_login(username, first_name, last_name)
+    Role.objects.create(tournament=tournament, user=made.user, kind=kind)
+    return made
+
+
+def _create_permission() -> Permission:
+    return Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
+
+
+def organisers():
+    """The logins given the right to create tournaments (:func:`appoint_organiser`)."""
+    return get_user_model().objects.filter(user_permissions=_create_permission()).order_by("username")
+
+
+@transaction.atomic
+def appoint_organiser(user, username: str):
+    """Give an existing login the right to create tournaments (he organises those he creates)."""
+    permissions.require_appoint_organisers(user)
+    target = get_user_model().objects.filter(username=username.strip()).first()
+    if target is None:
+        raise ValidationError({"username": _("There is no user %(username)s.") % {"username": username}})
+    target.user_permissions.add(_create_permission())
+    return target
+
+
+@transaction.atomic
+def add_new_organiser(user, *, username: str, first_name: str, last_name: str) -> NewLogin:
+    """A new login with the right to create tournaments, and its one-time link."""
+    permissions.require_appoint_organisers(user)
+    made = _new_login(username, first_name, last_name)
+    made.user.user_permissions.add(_create_permission())
+    return made
+
+
+@transaction.atomic
+def dismiss_organiser(user, target) -> None:
+    """Take away the right to create tournaments. The roles he holds in tournaments stay: they
+    are their organisers' to change (:func:`remove_role`)."""
+    permissions.require_appoint_organisers(user)
+    target.user_permissions.remove(_create_permission())
 
 
 # -- players and pairs ---------------------------------------------------------------------------

@@ -22,9 +22,13 @@ urlpatterns = [
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),
     path("manage/new/", organiser.tournament_create, name="tournament-create"),
+    path("manage/organisers/", organiser.organisers, name="organisers"),
+    path("manage/organisers/new/", organiser.organiser_new, name="organiser-new"),
+    path("manage/organisers/<int:pk>/dismiss/", organiser.organiser_dismiss, name="organiser-dismiss"),
     path("tournaments/<slug:slug>/manage/", organiser.tournament_manage, name="tournament-manage"),
     path("tournaments/<slug:slug>/manage/edit/", organiser.tournament_edit, name="tournament-edit"),
     path("tournaments/<slug:slug>/manage/staff/", organiser.tournament_staff, name="tournament-staff"),
+    path("tournaments/<slug:slug>/manage/staff/new/", organiser.staff_new, name="staff-new"),
     path("tournaments/<slug:slug>/manage/staff/<int:pk>/remove/", organiser.role_remove, name="role-remove"),
     path("tournaments/<slug:slug>/manage/entries/", organiser.tournament_entries, name="tournament-entries"),
     path("tournaments/<slug:slug>/manage/pairs/<int:pk>/withdraw/", organiser.pair_withdraw, name="pair-withdraw"),

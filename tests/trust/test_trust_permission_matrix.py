@@ -133,6 +133,11 @@ ACTIONS: dict[str, Action] = {
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/roles/", {"username": "outsider", "kind": "referee"},
                                 format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/staff/")),
+    "make a staff login": Action(
+        lambda u, s: services.add_new_staff(u, s.tournament, username=f"new-{s.slug}", first_name="Анна",
+                                            last_name="Ильина", kind="referee"), "org",
+        page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/manage/staff/new/", {
+            "username": f"page-{s.slug}", "first_name": "Анна", "last_name": "Ильина", "kind": "referee"})),
     "take a role away": Action(
         lambda u, s: services.remove_role(u, _role(s)), "org",
         api=lambda c, s: c.delete(f"/api/tournaments/{s.slug}/roles/{_role(s).pk}/")),
@@ -324,6 +329,28 @@ def test_the_staff_of_one_tournament_cannot_act_on_the_other(world, name, attack
             assert action.page(_page_client(owner), target).status_code in (200, 302), name
 
 
+@pytest.mark.parametrize("role", ACTORS)
+def test_only_a_superuser_appoints_organisers(world, role):
+    """Site-wide, not of a tournament: even an organiser may not give the right to create them."""
+    who, outsider = actor(world, world.north, role), world.outsider
+    before = snapshot()
+    for appoint in (lambda: services.appoint_organiser(who, outsider.username),
+                    lambda: services.add_new_organiser(who, username="new-org", first_name="Анна", last_name="Ильина"),
+                    lambda: services.dismiss_organiser(who, world.south.org)):
+        with pytest.raises(PermissionDenied):
+            appoint()
+    client = _page_client(who)
+    for response in (client.get("/en/manage/organisers/"),
+                     client.post("/en/manage/organisers/", {"username": outsider.username}),
+                     client.post("/en/manage/organisers/new/", {"username": "new-org", "first_name": "Анна",
+                                                                "last_name": "Ильина"}),
+                     client.post(f"/en/manage/organisers/{world.south.org.pk}/dismiss/")):
+        assert response.status_code == (403 if who.is_authenticated else 302), (role, response.status_code)
+    assert snapshot() == before
+    assert not permissions.can_create_tournament(type(outsider).objects.get(pk=outsider.pk))
+    assert permissions.can_create_tournament(type(outsider).objects.get(pk=world.south.org.pk))
+
+
 def test_the_action_list_asks_every_question_of_permissions_py():
     """A new "who may" function in permissions.py needs its row here."""
     asked = {
@@ -332,7 +359,7 @@ def test_the_action_list_asks_every_question_of_permissions_py():
         "visible_tours", "require_manage", "require_staff", "require_create", "refereeing_all", "refereed_tables",
         "is_own_player", "can_edit_player", "can_set_pin", "require_edit_player", "require_set_pin",
         "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players",
-        "require_referee_all", "may_see_hands"}
+        "require_referee_all", "may_see_hands", "can_appoint_organisers", "require_appoint_organisers"}
     defined = {name for name, value in vars(permissions).items()
                if callable(value) and getattr(value, "__module__", "") == permissions.__name__
                and not name.startswith("_")}

@@ -1,0 +1,90 @@
+"""The staff pages: a new login made from the tournament's staff page, its link shown once and
+working once; the superusers' page of organisers."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from builders import user
+from tournaments import permissions
+
+pytestmark = pytest.mark.django_db
+
+NEW = {"username": "ilina", "first_name": "Анна", "last_name": "Ильина"}
+
+
+def link_in(text: str) -> str:
+    found = re.search(r"http://testserver(/en/accounts/reset/[^<\s]+/)", text)
+    assert found, text
+    return found.group(1)
+
+
+def test_the_organiser_makes_a_referee_who_sets_his_password_by_the_link(client, cup, organiser):
+    client.force_login(organiser)
+    staff = client.get("/en/tournaments/cup/manage/staff/").content.decode()
+    assert "A new login" in staff and 'action="/en/tournaments/cup/manage/staff/new/"' in staff
+    response = client.post("/en/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"})
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Анна Ильина" in text and "shown only once" in text and "no-store" in response["Cache-Control"]
+    link = link_in(text)
+    assert cup.roles.get(user__username="ilina").kind == "referee"
+    # The staff list shows the full name beside the login.
+    assert "Анна Ильина" in client.get("/en/tournaments/cup/manage/staff/").content.decode()
+
+    client.logout()
+    form = client.get(link, follow=True)
+    assert form.context["validlink"] and "Your login is ilina" in form.content.decode()
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": "Domino-2026!",
+                                                    "new_password2": "Domino-2026!"}, follow=True)
+    assert "Your password is set" in done.content.decode()
+    assert client.login(username="ilina", password="Domino-2026!")
+    client.logout()
+    assert "This link no longer works" in client.get(link, follow=True).content.decode()
+
+
+def test_a_refused_new_login_is_shown_on_its_form_and_nothing_is_made(client, cup, organiser, referee):
+    client.force_login(organiser)
+    response = client.post("/en/tournaments/cup/manage/staff/new/", {**NEW, "username": "REF", "kind": "referee"})
+    text = response.content.decode()
+    assert response.status_code == 200 and "The login REF is taken." in text and "Nothing was saved" in text
+    assert not get_user_model().objects.filter(username="REF").exists()
+    # A referee may not make logins; a visitor is sent to sign in.
+    client.force_login(referee)
+    assert client.post("/en/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).status_code == 403
+    client.logout()
+    assert client.post("/en/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).status_code == 302
+    assert not get_user_model().objects.filter(username="ilina").exists()
+
+
+def test_the_organisers_page_is_for_superusers(client, organiser):
+    url = reverse("organisers")
+    assert client.get(url).status_code == 302
+    client.force_login(organiser)  # may create tournaments, not appoint organisers
+    assert client.get(url).status_code == 403
+    assert client.post(reverse("organiser-new"), NEW).status_code == 403
+    assert "/manage/organisers/" not in client.get("/en/manage/").content.decode()
+
+    client.force_login(user("root", superuser=True))
+    assert "/manage/organisers/" in client.get("/en/manage/").content.decode()
+    text = client.get("/en/manage/organisers/").content.decode()
+    assert "(org)" in text
+    link = link_in(client.post("/en/manage/organisers/new/", NEW).content.decode())
+    assert link.startswith("/en/accounts/reset/")
+    made = get_user_model().objects.get(username="ilina")
+    assert permissions.can_create_tournament(made) and made.get_full_name() == "Анна Ильина"
+    user("plain")
+    assert client.post("/en/manage/organisers/", {"username": "plain"}).status_code == 302
+    assert "There is no user nobody" in client.post("/en/manage/organisers/", {"username": "nobody"}).content.decode()
+    client.post(reverse("organiser-dismiss", kwargs={"pk": organiser.pk}))
+    assert not permissions.can_create_tournament(get_user_model().objects.get(pk=organiser.pk))
+    assert permissions.can_create_tournament(get_user_model().objects.get(username="plain"))
+
+
+def test_the_staff_page_speaks_russian(client, cup, organiser):
+    client.force_login(organiser)
+    assert "Новый логин" in client.get("/tournaments/cup/manage/staff/").content.decode()
+    text = client.post("/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).content.decode()
+    assert "показывается только один раз" in text and "http://testserver/accounts/reset/" in text
