@@ -9,6 +9,7 @@ import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
@@ -72,7 +73,7 @@ def print_slips(user, tournament_id: int, *, renew: bool = False, base_url: str,
     with transaction.atomic():
         permissions.require_manage(user, tournament)
         now = clock.now()
-        given, slips = [], []
+        slips: list[dict[str, Any]] = []
         for player in Player.objects.select_for_update().filter(pk__in=chosen).order_by("pk"):
             if not permissions.can_set_pin(user, player) or (player.pin and not renew):
                 continue  # changed since it was read: his own PIN now, or another organiser's entrant
@@ -80,7 +81,6 @@ def print_slips(user, tournament_id: int, *, renew: bool = False, base_url: str,
             pins.store(player, hashed, how=PinChange.How.SLIP, by=user, address=address, now=now)
             PinLink.objects.create(player=player, secret_hash=_digest(secret), expires_at=now + expires)
             url = _link_url(base_url, secret)
-            given.append(player)
             slips.append({"player": player, "pin": pin, "url": url, "qr": rendering.qr_svg(url, scale=2)})
         order = {p.pk: i for i, p in enumerate(entrants)}
         slips.sort(key=lambda slip: order[slip["player"].pk])

@@ -397,10 +397,9 @@ def pin_choose(request, secret: str):
         except ValidationError as error:
             _refused(request, error)
             return redirect("pin-choose", secret)
-        messages.success(request, _("The PIN of %(player)s is set.") % {"player": player})
         return render(request, "protocols/pin_choose.html", {"player": player, "done": True})
-    player = pinslips.slip_player(secret)
-    return render(request, "protocols/pin_choose.html", {"player": player}, status=200 if player else 404)
+    holder = pinslips.slip_player(secret)
+    return render(request, "protocols/pin_choose.html", {"player": holder}, status=200 if holder else 404)
 
 
 def _address(request) -> str | None:
