@@ -199,6 +199,8 @@ PIN_FAILURE_LIMIT = env_int("PIN_FAILURE_LIMIT", 5)
 PIN_LOCK_MINUTES = env_int("PIN_LOCK_MINUTES", 15)
 PIN_PLAYER_ALERT_LIMIT = env_int("PIN_PLAYER_ALERT_LIMIT", 20)
 PIN_SLOW_SECONDS = env_int("PIN_SLOW_SECONDS", 30)
+# A PIN slip's link, where the player chooses his own PIN, works once within this many days.
+PIN_LINK_DAYS = env_int("PIN_LINK_DAYS", 30)
 
 # Wrong passwords (django-axes; config/auth.py): this many failed sign-ins of one login from one
 # address lock that login out from that address for this many minutes, the right password

@@ -52,6 +52,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/signing/", protocols.signing_key_page, name="signing-key"),
     path("tournaments/<slug:slug>/certificate.pem", protocols.tournament_certificate, name="tournament-certificate"),
     path("players/<int:pk>/pin/", protocols.player_pin, name="player-pin"),
+    path("tournaments/<slug:slug>/manage/pins/", protocols.pin_slips, name="pin-slips"),
+    path("pin/<str:secret>/", protocols.pin_choose, name="pin-choose"),
     # Public verification; the QR code of a document leads to its short link.
     path("verify/", protocols.verify, name="protocol-verify"),
     path("verify/<str:code>/", protocols.verify_code, name="protocol-verify-code"),

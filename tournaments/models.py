@@ -148,6 +148,36 @@ class PinFailures(models.Model):
         constraints = [models.UniqueConstraint(fields=["player", "key"], name="pin_failures_once")]
 
 
+class PinChange(models.Model):
+    """The audit trail of players' PINs: every PIN set on the PIN page (a lost one reset at the
+    table among them), generated for a printed slip, or chosen through a slip's link. The PIN
+    itself is never kept here."""
+
+    class How(models.TextChoices):
+        SET = "set", _("set on the PIN page")
+        SLIP = "slip", _("generated for a PIN slip")
+        CHOSEN = "chosen", _("chosen by the player with his slip's link")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pin_changes")
+    how = models.CharField(max_length=10, choices=How.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+")  # none: the player himself through his slip's link
+    address = models.GenericIPAddressField(null=True, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+
+class PinLink(models.Model):
+    """The one-time link printed on a PIN slip, where the player types the printed PIN and
+    chooses his own. Only the SHA-256 of its secret is kept; a new PIN voids the player's links."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    secret_hash = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField()
+
+
 class Entry(models.Model):
     """A player registered for a tournament (in pair events, through his pair)."""
 

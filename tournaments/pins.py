@@ -24,7 +24,7 @@ from django.contrib.auth.hashers import check_password
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .models import PinFailures, Player
+from .models import PinChange, PinFailures, PinLink, Player
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,19 @@ def lift(player: Player | int) -> int:
     was set): how many rows there were."""
     deleted, _by_model = PinFailures.objects.filter(player=player).delete()
     return deleted
+
+
+def store(player: Player, hashed: str, *, how: str, by, address: str | None, now: datetime.datetime) -> None:
+    """Give ``player`` (his row locked by the caller's transaction) the PIN hashed as ``hashed``,
+    recorded in the audit trail (:class:`~tournaments.models.PinChange`) as ``how``, by the login
+    ``by`` (None: the player through his slip's link). The old PIN's locks are lifted and his
+    slips' links voided: their printed PIN is no longer his."""
+    player.pin = hashed
+    player.save(update_fields=["pin"])
+    lift(player)
+    PinLink.objects.filter(player=player).delete()
+    PinChange.objects.create(player=player, how=how, by=by if by is not None and by.is_authenticated else None,
+                             address=address, at=now)
 
 
 def alerts(players: Collection[int], now: datetime.datetime) -> dict[int, int]:

@@ -14,9 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.live import clock
 from scoring.models import Confirmation, Partition
 from tournaments import permissions, pins
-from tournaments.models import Player, Tour
+from tournaments.models import PinChange, Player, Tour
 
 from .issuing import issue_current, site_url
 from .sheets import partition_query, required_seats
@@ -103,17 +104,16 @@ def confirmation_state(partition: Partition) -> dict[str, Any]:
             "complete": finished and all(s in done for s in needed)}
 
 
-def set_pin(user, player_id: int, pin: str) -> Player:
+def set_pin(user, player_id: int, pin: str, *, address: str | None = None) -> Player:
     """Set the PIN (4 to 8 digits) with which a player confirms protocols on the referee's
-    device, as :func:`tournaments.permissions.can_set_pin` allows. A new PIN ends every lock of
-    the old one."""
+    device, as :func:`tournaments.permissions.can_set_pin` allows (a lost PIN is reset so at the
+    table), recorded in the PIN audit trail with who and from ``address``. A new PIN ends every
+    lock of the old one."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player_id)
         permissions.require_set_pin(user, player)
         pin = (pin or "").strip()
         if not PIN_RE.match(pin):
             raise ValidationError(_("A PIN is 4 to 8 digits."))
-        player.pin = make_password(pin)
-        player.save(update_fields=["pin"])
-        pins.lift(player)
+        pins.store(player, make_password(pin), how=PinChange.How.SET, by=user, address=address, now=clock.now())
     return player

@@ -21,11 +21,11 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions
-from tournaments.models import Player, Table, Tour, Tournament
-from tournaments.web.pages import staff_page
+from tournaments.models import Entry, PinChange, Player, Table, Tour, Tournament
+from tournaments.web.pages import organiser_page, staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, rendering, sheets, signing, verification
+from . import batches, confirmations, issuing, pinslips, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -346,7 +346,7 @@ def player_pin(request, pk: int):
             messages.error(request, _("The two PINs differ."))
         else:
             try:
-                confirmations.set_pin(request.user, player.pk, pin)
+                confirmations.set_pin(request.user, player.pk, pin, address=_address(request))
             except (ValidationError, PermissionDenied) as error:
                 _refused(request, error)
             else:
@@ -354,6 +354,56 @@ def player_pin(request, pk: int):
                 return redirect(back or "player-pin", *([] if back else [player.pk]))
         return redirect(reverse("player-pin", args=[player.pk]) + (f"?next={back}" if back else ""))
     return render(request, "protocols/pin.html", {"player": player, "next": back, "has_pin": bool(player.pin)})
+
+
+@organiser_page
+@require_http_methods(["GET", "POST"])
+def pin_slips(request, tournament):
+    """The entrants' PINs: generate those missing (or all again) and print their slips; the PIN
+    page of each; the PIN audit trail."""
+    if request.method == "POST":
+        renew = request.POST.get("scope") == "all"
+        if renew and not request.POST.get("confirm"):
+            messages.error(request, _("Tick the box first: a reprint gives every entrant a new PIN."))
+            return redirect("pin-slips", tournament.slug)
+        try:
+            slips = pinslips.print_slips(request.user, tournament.pk, renew=renew,
+                                         base_url=issuing.site_url(request), address=_address(request))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+            return redirect("pin-slips", tournament.slug)
+        response = HttpResponse(slips.pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-pins.pdf"'
+        response["Cache-Control"] = "no-store"  # the only copy of the new PINs
+        return response
+    entries = Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True).select_related("player")
+    rows = [(e.player, permissions.can_set_pin(request.user, e.player)) for e in entries]
+    return render(request, "protocols/pin_slips_page.html", {
+        "tournament": tournament, "rows": rows,
+        "missing": sum(1 for player, allowed in rows if allowed and not player.pin),
+        "renewable": sum(1 for _player, allowed in rows if allowed),
+        "changes": PinChange.objects.filter(player__entries__tournament=tournament)
+        .select_related("player", "by")[:50],
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def pin_choose(request, secret: str):
+    """The link of a PIN slip: the player types the printed PIN and chooses his own, once."""
+    if request.method == "POST":
+        try:
+            player = pinslips.choose_pin(secret, request.POST.get("printed", ""), request.POST.get("pin", ""),
+                                         request.POST.get("pin_again", ""), address=_address(request))
+        except ValidationError as error:
+            _refused(request, error)
+            return redirect("pin-choose", secret)
+        return render(request, "protocols/pin_choose.html", {"player": player, "done": True})
+    holder = pinslips.slip_player(secret)
+    return render(request, "protocols/pin_choose.html", {"player": holder}, status=200 if holder else 404)
+
+
+def _address(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
 
 
 # -- public verification ----------------------------------------------------------------------

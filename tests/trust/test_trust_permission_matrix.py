@@ -22,13 +22,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
 from scoring import protocols
-from scoring.protocols import signing
+from scoring.protocols import pinslips, signing
 from scoring import services as recording
 from scoring import engine
 from scoring.models import Confirmation, HandLook, LiveEvent, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions, services
 from tournaments import tours
-from tournaments.models import (Bye, Entry, Pair, PinFailures, Player, Role, SitOut, Table, Tour, Tournament)
+from tournaments.models import (Bye, Entry, Pair, PinChange, PinFailures, PinLink, Player, Role, SitOut, Table, Tour,
+                                Tournament)
 
 from trustworld import PINS, Side, World, api
 
@@ -175,6 +176,9 @@ ACTIONS: dict[str, Action] = {
     "load the signing key": Action(
         lambda u, s: signing.load_pkcs12(u, s.tournament, b"", ""), "org", rules_may_refuse=True,
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/signing/")),
+    "print the PIN slips": Action(
+        lambda u, s: pinslips.print_slips(u, s.tournament.pk, base_url=BASE_URL), "org", rules_may_refuse=True,
+        page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/manage/pins/", {"scope": "missing"})),
     "make the protocols of a whole tour": Action(
         lambda u, s: protocols.start_tour_batch(u, s.tour1.pk, base_url=BASE_URL), None,
         page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/tours/1/protocols/")),
@@ -272,7 +276,7 @@ def snapshot() -> dict[str, list[dict]]:
     their bytes)."""
     rows = {m.__name__: list(m.objects.order_by("pk").values()) for m in (
         Tournament, Role, Player, Entry, Pair, Tour, Table, Bye, SitOut, Partition, PartitionChange, Confirmation,
-        PinFailures, SigningKey, ProtocolBatch)}
+        PinFailures, PinChange, PinLink, SigningKey, ProtocolBatch)}
     rows["User"] = list(get_user_model().objects.order_by("pk").values("pk", "username", "password", "is_staff"))
     rows["ProtocolDocument"] = list(ProtocolDocument.objects.order_by("pk").values("pk", "code", "version"))
     return rows
