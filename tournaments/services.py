@@ -439,7 +439,8 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
     errors: list[tuple[int, str]] = []
     try:
         header = [h.strip() for h in reader.fieldnames or []]
-        reader.fieldnames = header
+        columns = [_HEADER_NAMES.get(_header_key(h)) for h in header]
+        reader.fieldnames = [c or h for c, h in zip(columns, header)]
         for row in reader:
             if any((v or "").strip() for v in row.values() if isinstance(v, str)):
                 rows.append((reader.line_num, row))
@@ -451,8 +452,6 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         # line_num is the last line it returned; its reader's, the one refused.)
         return ImportReport(0, ((reader.reader.line_num, _("a field is longer than %(count)s characters.")
                                  % {"count": csv.field_size_limit()}),))
-    columns = [_HEADER_NAMES.get(_header_key(h)) for h in header]
-    reader.fieldnames = [c or h for c, h in zip(columns, header)]
     missing = [c for c in ("last_name_1", "last_name_2") if c not in columns]
     unknown = [h for c, h in zip(columns, header) if c is None]
     twice = sorted({c for c in columns if c is not None and columns.count(c) > 1})
