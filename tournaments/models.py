@@ -367,5 +367,7 @@ class EntryChange(models.Model):
     @property
     def fields(self) -> list[tuple[str, Any, Any]]:
         """A correction of a player's data: (the field's name, before, after) of each field changed."""
-        return [(str(Player._meta.get_field(name).verbose_name), value, self.after.get(name))
-                for name, value in self.before.items()] if self.action == self.Action.PLAYER_EDITED else []
+        if self.action != self.Action.PLAYER_EDITED:
+            return []
+        labels = {field.name: str(field.verbose_name) for field in Player._meta.fields}
+        return [(labels.get(name, name), value, self.after.get(name)) for name, value in self.before.items()]
