@@ -302,6 +302,25 @@ class PairForm(forms.Form):
         return {name: self.cleaned_data[f"{prefix}_{name}"] for name in PLAYER_FIELDS}
 
 
+class SubstituteForm(PlayerForm):
+    """Another player in a pair instead of one of its two, from a tour on."""
+
+    def __init__(self, *args, pair, next_tour: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pair = pair
+        self.fields = {
+            "leaving": forms.TypedChoiceField(label=_("Leaves the pair"), coerce=int,
+                                              choices=[(p.pk, str(p)) for p in pair.players]),
+            "from_tour": forms.IntegerField(label=_("From tour"), min_value=1, max_value=next_tour, initial=next_tour,
+                                            help_text=_("The tours before keep the player who played them.")),
+            **self.fields,
+        }
+
+    @property
+    def leaving(self):
+        return next(p for p in self.pair.players if p.pk == self.cleaned_data["leaving"])
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}))
 

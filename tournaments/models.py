@@ -6,6 +6,8 @@ database itself can guarantee.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -363,3 +365,39 @@ class SitOut(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tour", "player"], name="sit_out_once")]
+
+
+class EntryChange(models.Model):
+    """The history of a tournament's entries and of the players' data, appended to by the
+    services and never changed: who did what, when, and the values before and after."""
+
+    class Action(models.TextChoices):
+        PLAYER_EDITED = "player_edited", _("player's data corrected")
+        SUBSTITUTED = "substituted", _("player substituted")
+        WITHDRAWN = "withdrawn", _("withdrawal")
+        REINSTATED = "reinstated", _("withdrawal undone")
+
+    # Empty: a player's data changed outside any tournament (by himself, through the API).
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="entry_changes")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="changes")
+    pair = models.ForeignKey(Pair, null=True, blank=True, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("when"))
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("change of an entry")
+        verbose_name_plural = _("changes of entries")
+
+    @property
+    def fields(self) -> list[tuple[str, Any, Any]]:
+        """A correction of a player's data: (the field's name, before, after) of each field changed."""
+        if self.action != self.Action.PLAYER_EDITED:
+            return []
+        labels = {field.name: str(field.verbose_name) for field in Player._meta.fields}
+        return [(labels.get(name, name), value, self.after.get(name)) for name, value in self.before.items()]

@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Max, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -23,9 +25,9 @@ from tournaments.web.uploads import upload_limit
 
 from . import permissions, services, tours
 from .forms import (GenerateTourForm, ImportForm, NewLoginForm, NewStaffForm, OrganiserForm, PairForm, PlayerForm,
-                    RefereesForm, RegulationsForm, RoleForm, SeatingForm, TournamentEditForm, TournamentForm,
-                    show_error)
-from .models import Entry, Pair, PlayMode, Role, Tour, Tournament
+                    RefereesForm, RegulationsForm, RoleForm, SeatingForm, SubstituteForm, TournamentEditForm,
+                    TournamentForm, show_error)
+from .models import Entry, EntryChange, Pair, Player, PlayMode, Role, Tour, Tournament
 from .views import draw_context
 
 
@@ -245,11 +247,20 @@ def tournament_entries(request, tournament):
         else:
             messages.success(request, done)
             return redirect("tournament-entries", slug=tournament.slug)
+    players = Entry.objects.filter(tournament=tournament).values("player")
     return render(request, "tournaments/manage/entries.html", {
         "tournament": tournament, "form": form,
         "pairs": Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second"),
         "entries": Entry.objects.filter(tournament=tournament).select_related("player"),
+        "editable": {p.pk for p in Player.objects.filter(pk__in=players) if permissions.can_edit_player(request.user, p)},
+        # The tournament's own history, and the corrections of its players' data made elsewhere.
+        "changes": EntryChange.objects.filter(
+            Q(tournament=tournament) | Q(tournament__isnull=True, player__in=players)
+        ).select_related("user", "player", "pair")[:ENTRY_CHANGES_SHOWN],
     })
+
+
+ENTRY_CHANGES_SHOWN = 50
 
 
 def _withdraw(request, tournament, thing, service, question: str, done: str):
@@ -283,6 +294,76 @@ def entry_withdraw(request, tournament, pk: int):
                      _("%(player)s is withdrawn: not drawn again; played partitions stay.") % names)
 
 
+@require_POST
+@organiser_page
+def pair_reinstate(request, tournament, pk: int):
+    pair = get_object_or_404(Pair, tournament=tournament, tour__isnull=True, pk=pk)
+    try:
+        services.reinstate_pair(request.user, pair)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Pair №%(number)s %(pair)s is back: it is drawn again from the next tour.")
+                         % {"number": pair.number, "pair": pair})
+    return redirect("tournament-entries", slug=tournament.slug)
+
+
+@require_POST
+@organiser_page
+def entry_reinstate(request, tournament, pk: int):
+    entry = get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, pk=pk)
+    try:
+        services.reinstate_entry(request.user, entry)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("%(player)s is back: drawn again from the next tour.") % {"player": entry.player})
+    return redirect("tournament-entries", slug=tournament.slug)
+
+
+@organiser_page
+def player_edit(request, tournament, player: int):
+    player_row = get_object_or_404(Player, pk=player, entries__tournament=tournament)
+    permissions.require_edit_player(request.user, player_row)
+    form = PlayerForm(_posted(request), initial={name: getattr(player_row, name) for name in services.PLAYER_FIELDS})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_player(request.user, player_row, form.player, tournament=tournament)
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("%(player)s is saved.") % {"player": player_row})
+            return redirect("tournament-entries", slug=tournament.slug)
+    return render(request, "tournaments/manage/player_edit.html",
+                  {"tournament": tournament, "player": player_row, "form": form})
+
+
+@organiser_page
+def pair_substitute(request, tournament, pk: int):
+    pair = get_object_or_404(Pair.objects.select_related("first", "second"), tournament=tournament,
+                             tour__isnull=True, pk=pk)
+    next_tour = (tournament.tours.aggregate(n=Max("number"))["n"] or 0) + 1
+    form = SubstituteForm(_posted(request), pair=pair, next_tour=next_tour)
+    if request.method == "POST" and form.is_valid():
+        try:
+            pair = services.substitute_player(request.user, pair, form.leaving, form.player,
+                                              form.cleaned_data["from_tour"])
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("Pair №%(number)s is now %(pair)s from tour %(tour)s on.")
+                             % {"number": pair.number, "pair": pair, "tour": form.cleaned_data["from_tour"]})
+            return redirect("tournament-entries", slug=tournament.slug)
+    return render(request, "tournaments/manage/substitute.html", {"tournament": tournament, "pair": pair, "form": form})
+
+
+@organiser_page
+def pairs_import_template(request, tournament):
+    response = HttpResponse(services.csv_template(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="pairs.csv"'
+    return response
+
+
 @organiser_page
 @upload_limit("CSV_IMPORT_MAX_SIZE")
 def pairs_import(request, tournament):
@@ -300,7 +381,8 @@ def pairs_import(request, tournament):
                                                    report.created) % {"count": report.created})
                 return redirect("tournament-entries", slug=tournament.slug)
     return render(request, "tournaments/manage/import.html", {
-        "tournament": tournament, "form": form, "report": report, "columns": services.CSV_COLUMNS,
+        "tournament": tournament, "form": form, "report": report,
+        "players": services.CSV_PLAYER_HEADERS, "numbers": services.CSV_NUMBER_HEADERS,
     })
 
 

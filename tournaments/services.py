@@ -21,7 +21,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import Regulations, RegulationsError
 
 from .fields import no_control_characters, plain_text
-from .models import Entry, Pair, Player, Role, Table, Tour, Tournament
+from .models import Entry, EntryChange, Pair, Player, Role, Table, Tour, Tournament
 from . import permissions
 from .permissions import require_create, require_manage
 
@@ -322,6 +322,19 @@ def register_player(user, tournament: Tournament, data: Mapping[str, Any]) -> En
     return _enter(tournament, _player(data))
 
 
+def _log(user, action: str, *, tournament: Tournament | None = None, player: Player | None = None,
+         pair: Pair | None = None, before: Mapping[str, Any] | None = None,
+         after: Mapping[str, Any] | None = None) -> None:
+    """Append to the history of entries (:class:`EntryChange`), in the caller's transaction."""
+    EntryChange.objects.create(tournament=tournament, player=player, pair=pair, action=action,
+                               user=user if user.is_authenticated else None, at=timezone.now(),
+                               before=dict(before or {}), after=dict(after or {}))
+
+
+def _named(player: Player) -> dict[str, Any]:
+    return {"player": player.pk, "name": str(player)}
+
+
 @transaction.atomic
 def withdraw_pair(user, pair: Pair) -> Pair:
     """Withdraw a pair: it is not drawn again; its played partitions stay."""
@@ -331,6 +344,7 @@ def withdraw_pair(user, pair: Pair) -> Pair:
         pair.withdrawn_at = timezone.now()
         pair.save(update_fields=["withdrawn_at"])
         Entry.objects.filter(tournament=pair.tournament, player__in=pair.players).update(withdrawn_at=pair.withdrawn_at)
+        _log(user, EntryChange.Action.WITHDRAWN, tournament=pair.tournament, pair=pair)
     return pair
 
 
@@ -343,7 +357,94 @@ def withdraw_entry(user, entry: Entry) -> Entry:
     if entry.withdrawn_at is None:
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
+        _log(user, EntryChange.Action.WITHDRAWN, tournament=entry.tournament, player=entry.player)
     return entry
+
+
+@transaction.atomic
+def reinstate_pair(user, pair: Pair) -> Pair:
+    """Undo a pair's withdrawal: it is drawn again from the next draw on (a draft tour already
+    drawn without it is drawn again to take it)."""
+    require_manage(user, pair.tournament)
+    tournament = locked(pair.tournament)
+    _check_open_for_registration(tournament)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    if pair.withdrawn_at is None:
+        raise ValidationError(_("Pair №%(number)s is not withdrawn.") % {"number": pair.number})
+    pair.withdrawn_at = None
+    pair.save(update_fields=["withdrawn_at"])
+    Entry.objects.filter(tournament=tournament, player__in=pair.players).update(withdrawn_at=None)
+    _log(user, EntryChange.Action.REINSTATED, tournament=tournament, pair=pair)
+    return pair
+
+
+@transaction.atomic
+def reinstate_entry(user, entry: Entry) -> Entry:
+    """Undo the withdrawal of a player of an individual event: drawn again from the next draw on."""
+    require_manage(user, entry.tournament)
+    tournament = locked(entry.tournament)
+    _check_open_for_registration(tournament)
+    if not tournament.is_individual:
+        raise ValidationError(_("This is a pair tournament: undo the pair's withdrawal."))
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.withdrawn_at is None:
+        raise ValidationError(_("%(player)s is not withdrawn.") % {"player": entry.player})
+    entry.withdrawn_at = None
+    entry.save(update_fields=["withdrawn_at"])
+    _log(user, EntryChange.Action.REINSTATED, tournament=tournament, player=entry.player)
+    return entry
+
+
+@transaction.atomic
+def substitute_player(user, pair: Pair, leaving: Player, data: Mapping[str, Any], from_tour: int) -> Pair:
+    """Put another player (found by federation id, or new) in ``pair`` instead of ``leaving``,
+    from tour ``from_tour`` on.
+
+    A table names its four players itself (its seats), so the tables of the tours before keep the
+    player who played them: the pair takes the newcomer, and so do the seats of the drawn tours
+    from ``from_tour`` on, none of which may have anything recorded yet. ``from_tour`` is at most
+    the next tour to draw: a tour in between would be drawn with the pair as it is now. The
+    leaving player stays entered, as withdrawn."""
+    require_manage(user, pair.tournament)
+    tournament = locked(pair.tournament)
+    _check_open_for_registration(tournament)
+    pair = Pair.objects.select_for_update().get(pk=pair.pk)
+    if pair.tour_id is not None:
+        raise ValidationError(_("This is an individual tournament: its pairs change every tour."))
+    if pair.withdrawn_at is not None:
+        raise ValidationError(_("Pair №%(number)s is withdrawn: undo the withdrawal first.") % {"number": pair.number})
+    if leaving.pk not in (pair.first_id, pair.second_id):
+        raise ValidationError(_("%(player)s does not play in pair №%(number)s.")
+                              % {"player": leaving, "number": pair.number})
+    next_tour = (tournament.tours.aggregate(n=Max("number"))["n"] or 0) + 1
+    if not 1 <= from_tour <= next_tour:
+        raise ValidationError({"from_tour": _("A player is substituted from tour 1 to tour %(next)s (the next to "
+                                              "draw), not from tour %(tour)s.")
+                               % {"next": next_tour, "tour": from_tour}})
+    tables = list(Table.objects.select_for_update().filter(tour__tournament=tournament, tour__number__gte=from_tour)
+                  .filter(Q(pair_a=pair) | Q(pair_b=pair)))
+    # Through the table's partition, by its status (this floor imports no recording).
+    recorded = sorted(set(Table.objects.filter(pk__in=[t.pk for t in tables])
+                          .exclude(partition__status="scheduled", partition__version=0)
+                          .values_list("tour__number", flat=True)))
+    if recorded:
+        raise ValidationError(_("Pair №%(number)s already has a partition recorded in tour %(tours)s: substitute "
+                                "the player from a later tour.")
+                              % {"number": pair.number, "tours": ", ".join(map(str, recorded))})
+    joining = _player(data)
+    _enter(tournament, joining)
+    Entry.objects.filter(tournament=tournament, player=leaving).update(withdrawn_at=timezone.now())
+    side = "first" if pair.first_id == leaving.pk else "second"
+    setattr(pair, side, joining)
+    _save(pair)
+    for table in tables:
+        seats = [f for f in Table.SEAT_FIELDS if getattr(table, f"{f}_id") == leaving.pk]
+        for field in seats:
+            setattr(table, field, joining)
+        table.save(update_fields=seats)
+    _log(user, EntryChange.Action.SUBSTITUTED, tournament=tournament, pair=pair, player=joining,
+         before=_named(leaving), after={**_named(joining), "from_tour": from_tour})
+    return pair
 
 
 @dataclass(frozen=True)
@@ -354,7 +455,47 @@ class ImportReport:
     errors: tuple[tuple[int, str], ...] = ()
 
 
-CSV_COLUMNS = tuple(f"{f}_{n}" for n in (1, 2) for f in PLAYER_FIELDS) + ("number",)
+#: The names a header may give each column besides its own (``last_name_1``): English or
+#: Russian, in any case, with spaces or underscores; a player's column ends in 1 or 2.
+CSV_PLAYER_HEADERS: dict[str, tuple[str, ...]] = {
+    "last_name": ("last name", "surname", "фамилия"),
+    "first_name": ("first name", "name", "имя"),
+    "club": ("club", "клуб"),
+    "city": ("city", "town", "город"),
+    "federation_id": ("federation id", "id федерации", "номер в федерации"),
+}
+CSV_NUMBER_HEADERS = ("number", "start number", "№", "номер", "стартовый номер")
+#: Columns without 1 or 2: the same for both players of the pair (a player's own column wins).
+CSV_PAIR_FIELDS = ("club", "city")
+#: The header of the template to download: the first Russian name of each column.
+CSV_TEMPLATE_HEADER = ("Номер",) + tuple(f"{CSV_PLAYER_HEADERS[f][-1].capitalize()} {n}"
+                                          for n in (1, 2) for f in PLAYER_FIELDS)
+
+
+def _header_key(name: str) -> str:
+    """A header cell as compared: case, ё/е, underscores and spaces aside ("Фамилия_1" is "фамилия 1")."""
+    key = " ".join(name.replace("_", " ").split()).casefold().replace("ё", "е")
+    return re.sub(r"\s*([12])$", r" \1", key)
+
+
+def _header_names() -> dict[str, str]:
+    names = {_header_key(alias): "number" for alias in CSV_NUMBER_HEADERS}
+    for field, aliases in CSV_PLAYER_HEADERS.items():
+        for alias in (field, *aliases):
+            for n in (1, 2):
+                names[_header_key(f"{alias} {n}")] = f"{field}_{n}"
+            if field in CSV_PAIR_FIELDS:
+                names[_header_key(alias)] = field
+    return names
+
+
+_HEADER_NAMES = _header_names()
+
+
+def csv_template() -> bytes:
+    """The file to fill in for :func:`import_pairs_csv`: the Russian header, ``;``-separated,
+    UTF-8 with a byte order mark, which spreadsheets open as it is."""
+    return ("\ufeff" + ";".join(CSV_TEMPLATE_HEADER) + "\r\n").encode()
 
 
 def _decode(data: bytes | str) -> str:
@@ -371,9 +512,11 @@ def _decode(data: bytes | str) -> str:
 def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportReport:
     """Register the pairs of a CSV file, all or none.
 
-    The header names the columns: ``last_name_1`` and ``last_name_2`` are required;
-    ``first_name_N``, ``club_N``, ``city_N``, ``federation_id_N`` and ``number`` are optional.
-    Commas or semicolons; any line endings. Every bad row is reported with its line; then nothing
+    The header names the columns, in English or Russian (:data:`CSV_PLAYER_HEADERS`):
+    ``last_name_1`` and ``last_name_2`` ("Фамилия 1", "Фамилия 2") are required;
+    ``first_name_N``, ``club_N``, ``city_N``, ``federation_id_N``, ``number``, and ``club`` and
+    ``city`` of both players, are optional. UTF-8 (with or without a byte order mark) or
+    Windows-1251; commas or semicolons; any line endings. Every bad row is reported with its line; then nothing
     is imported. The file has at most ``CSV_IMPORT_MAX_SIZE`` bytes and ``CSV_IMPORT_MAX_LINES``
     lines of pairs: the whole file is read and checked before the first pair is registered.
     """
@@ -393,7 +536,8 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
     errors: list[tuple[int, str]] = []
     try:
         header = [h.strip() for h in reader.fieldnames or []]
-        reader.fieldnames = header
+        columns = [_HEADER_NAMES.get(_header_key(h)) for h in header]
+        reader.fieldnames = [c or h for c, h in zip(columns, header)]
         for row in reader:
             if any((v or "").strip() for v in row.values() if isinstance(v, str)):
                 rows.append((reader.line_num, row))
@@ -405,14 +549,17 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
         # line_num is the last line it returned; its reader's, the one refused.)
         return ImportReport(0, ((reader.reader.line_num, _("a field is longer than %(count)s characters.")
                                  % {"count": csv.field_size_limit()}),))
-    missing = [c for c in ("last_name_1", "last_name_2") if c not in header]
-    unknown = [c for c in header if c not in CSV_COLUMNS]
-    if missing or unknown:
+    missing = [c for c in ("last_name_1", "last_name_2") if c not in columns]
+    unknown = [h for c, h in zip(columns, header) if c is None]
+    twice = sorted({c for c in columns if c is not None and columns.count(c) > 1})
+    if missing or unknown or twice:
         problems = []
         if missing:
             problems.append(_("missing columns: %(columns)s") % {"columns": ", ".join(missing)})
         if unknown:
             problems.append(_("unknown columns: %(columns)s") % {"columns": _some_columns(unknown)})
+        if twice:
+            problems.append(_("columns named twice: %(columns)s") % {"columns": ", ".join(twice)})
         return ImportReport(0, ((1, "; ".join(problems)),))
     for line, row in rows:
         extra = row.pop(None, None) or []  # fields past the header's columns
@@ -430,8 +577,8 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
                     with transaction.atomic():
                         number = (row.get("number") or "").strip()
                         register_pair(user, tournament,
-                                      {f: row.get(f"{f}_1") for f in PLAYER_FIELDS},
-                                      {f: row.get(f"{f}_2") for f in PLAYER_FIELDS},
+                                      {f: row.get(f"{f}_1") or row.get(f) for f in PLAYER_FIELDS},
+                                      {f: row.get(f"{f}_2") or row.get(f) for f in PLAYER_FIELDS},
                                       number=_whole(number) if number else None)
                     created += 1
                 except ValidationError as error:
@@ -515,15 +662,17 @@ def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table
 
 
 @transaction.atomic
-def update_player(user, player: Player, data: Mapping[str, Any]) -> Player:
+def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tournament | None = None) -> Player:
     """Change a player's name, club, city or federation id: the player himself (his linked
     account), a superuser, or the organiser of every tournament he was entered in
-    (:func:`permissions.can_edit_player`)."""
+    (:func:`permissions.can_edit_player`). The change goes into the history of entries, of
+    ``tournament`` when made from its pages."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     permissions.require_edit_player(user, player)
     unknown = set(data) - set(PLAYER_FIELDS)
     if unknown:
         raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(sorted(unknown))})
+    before = {name: getattr(player, name) for name in PLAYER_FIELDS}
     for name, value in data.items():
         setattr(player, name, str(value or "").strip())
     # Checked here: the model's unique constraint would only name itself.
@@ -533,4 +682,8 @@ def update_player(user, player: Player, data: Mapping[str, Any]) -> Player:
         _save(player)
     except IntegrityError:
         raise ValidationError(_("Another player has this federation id.")) from None
+    changed = [name for name in PLAYER_FIELDS if getattr(player, name) != before[name]]
+    if changed:
+        _log(user, EntryChange.Action.PLAYER_EDITED, tournament=tournament, player=player,
+             before={name: before[name] for name in changed}, after={name: getattr(player, name) for name in changed})
     return player

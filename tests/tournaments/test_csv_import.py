@@ -83,3 +83,53 @@ def test_bytes_up_to_the_limit_and_not_one_more(cup, settings):
     assert nothing_imported(cup)
     settings.CSV_IMPORT_MAX_SIZE = len(data)
     assert imported(cup, data) == services.ImportReport(1)
+
+
+# -- Russian or English headers, either encoding and separator, and the template ------------------
+
+
+def test_a_windows_1251_file_with_russian_headers_and_semicolons(cup):
+    text = ("Номер;Фамилия 1;Имя 1;Фамилия 2;Имя_2;Клуб;ГОРОД 1\r\n"
+            "3;Иванов;Иван;Петров;Пётр;Спартак;Тверь\r\n"
+            ";Сидоров;Семён;Смирнов;Сергей;Динамо;\r\n")
+    report = imported(cup, text.encode("cp1251"))
+    assert (report.created, report.errors) == (2, ())
+    first = Pair.objects.get(tournament=cup, number=3)
+    assert (first.first.first_name, first.second.first_name) == ("Иван", "Пётр")
+    assert (first.first.club, first.second.club, first.first.city, first.second.city) == (
+        "Спартак", "Спартак", "Тверь", "")
+    assert str(Pair.objects.get(tournament=cup, number=4)) == "Сидоров — Смирнов"
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_utf8_file_with_english_headers_and_commas(cup, bom):
+    text = ("Last name 1,First Name 1,federation_id_1,Surname 2,Name 2,Club 1,Club 2,Start number\n"
+            "Ёлкин,Ёж,RU-1,Орлов,Олег,Дубль,Кости,7\n")
+    assert imported(cup, bom + text.encode()).created == 1
+    pair = Pair.objects.get(tournament=cup, number=7)
+    assert (pair.first.last_name, pair.first.first_name, pair.first.federation_id) == ("Ёлкин", "Ёж", "RU-1")
+    assert (pair.second.first_name, pair.first.club, pair.second.club) == ("Олег", "Дубль", "Кости")
+
+
+def test_a_player_column_wins_over_the_pairs_and_a_column_named_twice_is_refused(cup):
+    assert imported(cup, "фамилия 1;фамилия 2;клуб;клуб 2\nА;Б;Общий;Свой\n").created == 1
+    pair = Pair.objects.get(tournament=cup)
+    assert (pair.first.club, pair.second.club) == ("Общий", "Свой")
+    report = imported(cup, "Фамилия 1;last_name_1;Фамилия 2;Рейтинг\nВ;В;Г;5\n")
+    assert report.errors == ((1, "unknown columns: Рейтинг; columns named twice: last_name_1"),)
+    assert Pair.objects.filter(tournament=cup).count() == 1
+
+
+def test_the_template_round_trips_through_the_import(cup):
+    template = services.csv_template()
+    assert template.startswith(b"\xef\xbb\xbf") and template.decode("utf-8-sig").startswith("Номер;Фамилия 1;Имя 1;")
+    header = template.decode("utf-8-sig").rstrip("\r\n").split(";")
+    assert len(header) == 11
+    rows = {"Номер": "2", "Фамилия 1": "Иванов", "Имя 1": "Иван", "Клуб 1": "Спартак", "Город 1": "Тверь",
+            "Номер в федерации 1": "RU-5", "Фамилия 2": "Петров", "Имя 2": "Пётр", "Клуб 2": "Кости",
+            "Город 2": "Тула", "Номер в федерации 2": "RU-6"}
+    filled = template + (";".join(rows[h] for h in header) + "\r\n").encode()
+    assert imported(cup, filled).created == 1
+    pair = Pair.objects.get(tournament=cup, number=2)
+    assert [(p.last_name, p.first_name, p.club, p.city, p.federation_id) for p in pair.players] == [
+        ("Иванов", "Иван", "Спартак", "Тверь", "RU-5"), ("Петров", "Пётр", "Кости", "Тула", "RU-6")]
