@@ -30,11 +30,13 @@ urlpatterns = [
     path("tournaments/<slug:slug>/manage/pairs/<int:pk>/withdraw/", organiser.pair_withdraw, name="pair-withdraw"),
     path("tournaments/<slug:slug>/manage/players/<int:pk>/withdraw/", organiser.entry_withdraw,
          name="entry-withdraw"),
+    path("tournaments/<slug:slug>/manage/seeding/", organiser.tournament_seeds, name="tournament-seeds"),
     path("tournaments/<slug:slug>/manage/import/", organiser.pairs_import, name="pairs-import"),
     path("tournaments/<slug:slug>/manage/tours/new/", organiser.tour_generate, name="tour-generate"),
     path(tour, organiser.tour_manage, name="tour-manage"),
     path(tour + "seating/", organiser.tour_seating, name="tour-seating"),
     path(tour + "publish/", organiser.tour_publish, name="tour-publish"),
     path(tour + "referees/", organiser.tour_referees, name="tour-referees"),
+    path(tour + "referees/evenly/", organiser.tour_referees_evenly, name="tour-referees-evenly"),
     path(tour + "print/", organiser.tour_print, name="tour-print"),
 ]
