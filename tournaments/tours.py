@@ -151,12 +151,15 @@ def _seeding_order(tournament: Tournament, first_tour: Tour, pairs: list[Pair]) 
     """The ids of ``pairs`` in the tournament's seeding order. A random seeding draws a seed for
     tour 1 once, kept on it (and printed), so that its redraws and the round robin's later
     tours reproduce the same order."""
-    if tournament.seeding == Tournament.Seeding.RANDOM and first_tour.draw_seed is None:
-        first_tour.draw_seed = secrets.randbits(48)
-        first_tour.save(update_fields=["draw_seed"])
+    method = tournament.seeding
+    if method == Tournament.Seeding.RANDOM and first_tour.draw_seed is None:
+        if first_tour.status == Tour.Status.DRAFT:
+            first_tour.draw_seed = secrets.randbits(48)
+            first_tour.save(update_fields=["draw_seed"])
+        else:  # tour 1 was seated by hand: no random order was drawn
+            method = Tournament.Seeding.NUMBERS
     try:
-        return draw.seeding_order([draw.Seeded(p.pk, p.number, p.seed) for p in pairs], tournament.seeding,
-                                  first_tour.draw_seed)
+        return draw.seeding_order([draw.Seeded(p.pk, p.number, p.seed) for p in pairs], method, first_tour.draw_seed)
     except draw.DrawError as error:
         raise _draw_error(error) from None
 
