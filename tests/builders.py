@@ -49,6 +49,9 @@ def refereed_tour(target: int = 100) -> dict:
     for name, kind in (("ref", "referee"), ("other", "referee"), ("chief", "chief_referee")):
         services.add_role(org, t, name, kind)
     tour = tours.generate_tour(org, t)
+    # Pairs 1-2 and 3-4, as the tests read them (the Swiss draw would seat 1-3 and 2-4).
+    pairs = dict(t.pairs.values_list("number", "pk"))
+    tours.set_tables(org, tour, [(pairs[1], pairs[2]), (pairs[3], pairs[4])])
     tables = list(tour.tables.order_by("number"))
     services.assign_referee(org, tables[0], ref)
     services.assign_referee(org, tables[1], other)

@@ -219,8 +219,16 @@ class RegulationsForm(forms.Form):
 
 _DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 _TOURNAMENT_FIELDS = forms.fields_for_model(
-    Tournament, fields=["name", "slug", "venue", "starts_on", "ends_on", "format", "status"],
-    widgets={"starts_on": _DATE, "ends_on": _DATE})
+    Tournament, fields=["name", "slug", "venue", "starts_on", "ends_on", "format", "seeding", "status",
+                        "regulations_text"],
+    widgets={"starts_on": _DATE, "ends_on": _DATE, "regulations_text": forms.Textarea(attrs={"rows": 8})})
+# Empty: made from the name (services.create_tournament).
+_TOURNAMENT_FIELDS["slug"].required = False
+# A form that does not send it (an older page, a script) keeps the default.
+_TOURNAMENT_FIELDS["seeding"].required = False
+_TOURNAMENT_FIELDS["seeding"].empty_value = Tournament.Seeding.NUMBERS
+_TOURNAMENT_FIELDS["slug"].help_text = _("Used in addresses: letters, digits, hyphens. Leave it empty to make it "
+                                         "from the name.")
 
 
 class TournamentForm(forms.Form):
@@ -232,6 +240,8 @@ class TournamentForm(forms.Form):
     starts_on = _TOURNAMENT_FIELDS["starts_on"]
     ends_on = _TOURNAMENT_FIELDS["ends_on"]
     format = _TOURNAMENT_FIELDS["format"]
+    seeding = _TOURNAMENT_FIELDS["seeding"]
+    regulations_text = _TOURNAMENT_FIELDS["regulations_text"]
 
 
 class TournamentEditForm(TournamentForm):
@@ -372,6 +382,21 @@ class SeatingForm(forms.Form):
     def tables(self) -> list[tuple[int | None, int | None]]:
         return [(self.cleaned_data[f"table_{n}_a"], self.cleaned_data[f"table_{n}_b"])
                 for n in range(1, self.row_count + 1)]
+
+
+class SeedsForm(forms.Form):
+    """The organiser's seed number of each pair (empty: after the seeded ones, by start number)."""
+
+    def __init__(self, *args, pairs: Iterable, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pairs = list(pairs)
+        for pair in self.pairs:
+            self.fields[f"seed_{pair.pk}"] = forms.IntegerField(
+                label=f"№{pair.number} {pair}", min_value=1, required=False, initial=pair.seed)
+
+    @property
+    def seeds(self) -> dict[int, int | None]:
+        return {pair.pk: self.cleaned_data[f"seed_{pair.pk}"] for pair in self.pairs}
 
 
 class RefereesForm(forms.Form):

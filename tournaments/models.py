@@ -32,6 +32,13 @@ class Tournament(models.Model):
         INDIVIDUAL = "individual", _("Individual")
         MANUAL = "manual", _("Manual")
 
+    class Seeding(models.TextChoices):
+        """The order of tour 1 (tournaments.draw.seeding)."""
+
+        NUMBERS = "numbers", _("By start numbers")
+        SEEDS = "seeds", _("By the organiser's seed numbers")
+        RANDOM = "random", _("By a random draw")
+
     name = PlainTextField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True,
                             help_text=_("Used in addresses: letters, digits, hyphens."))
@@ -42,6 +49,11 @@ class Tournament(models.Model):
     format = models.CharField(_("draw format"), max_length=20, choices=Format.choices, default=Format.SWISS)
     # Every setting of RULES.md, as Regulations.to_dict() writes it; validated by the engine.
     regulations = models.JSONField(_("regulations"), default=dict, blank=True)
+    regulations_text = models.TextField(_("regulations text"), blank=True,
+                                        help_text=_("Shown on the tournament's page and printed on the final "
+                                                    "protocol."))
+    seeding = models.CharField(_("seeding of tour 1"), max_length=10, choices=Seeding.choices,
+                               default=Seeding.NUMBERS)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(auto_now_add=True)
@@ -207,6 +219,8 @@ class Pair(models.Model):
     first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player"))
     second = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player"))
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    # The organiser's seeding order (1 first), used when the tournament seeds by seed numbers.
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -216,6 +230,8 @@ class Pair(models.Model):
             models.CheckConstraint(condition=~Q(first=F("second")), name="pair_two_players"),
             models.UniqueConstraint(fields=["tournament", "number"], condition=Q(tour__isnull=True),
                                     name="pair_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "seed"], condition=Q(tour__isnull=True, seed__isnull=False),
+                                    name="pair_seed_unique"),
             models.UniqueConstraint(fields=["tour", "number"], condition=Q(tour__isnull=False),
                                     name="tour_pair_number_unique"),
         ]
@@ -255,6 +271,8 @@ class Tour(models.Model):
     # Set when the chief referee starts the tour: the no-show deadlines count from it (the
     # planned start only informs).
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    # The seed of a random seeding (tour 1): the draw is reproduced from it and it is printed.
+    draw_seed = models.BigIntegerField(_("random draw seed"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]

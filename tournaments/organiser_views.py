@@ -25,8 +25,8 @@ from tournaments.web.uploads import upload_limit
 
 from . import permissions, services, tours
 from .forms import (GenerateTourForm, ImportForm, NewLoginForm, NewStaffForm, OrganiserForm, PairForm, PlayerForm,
-                    RefereesForm, RegulationsForm, RoleForm, SeatingForm, SubstituteForm, TournamentEditForm,
-                    TournamentForm, show_error)
+                    RefereesForm, RegulationsForm, RoleForm, SeatingForm, SeedsForm, SubstituteForm,
+                    TournamentEditForm, TournamentForm, show_error)
 from .models import Entry, EntryChange, Pair, Player, PlayMode, Role, Tour, Tournament
 from .views import draw_context
 
@@ -386,6 +386,22 @@ def pairs_import(request, tournament):
     })
 
 
+@organiser_page
+def tournament_seeds(request, tournament):
+    pairs = Pair.objects.filter(tournament=tournament, tour__isnull=True, withdrawn_at__isnull=True).select_related(
+        "first", "second")
+    form = SeedsForm(_posted(request), pairs=pairs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.set_seeds(request.user, tournament, form.seeds)
+        except ValidationError as error:
+            show_error(error, form)
+        else:
+            messages.success(request, _("The seeding order is saved."))
+            return redirect("tournament-seeds", slug=tournament.slug)
+    return render(request, "tournaments/manage/seeds.html", {"tournament": tournament, "form": form})
+
+
 # -- tours -------------------------------------------------------------------------------------------
 
 
@@ -464,6 +480,20 @@ def tour_referees(request, tournament, number: int):
     return render(request, "tournaments/manage/referees.html", {
         "tournament": tournament, "tour": tour, "form": form, "has_referees": bool(form.referees),
     })
+
+
+@require_POST
+@organiser_page
+def tour_referees_evenly(request, tournament, number: int):
+    tour = _tour(tournament, number)
+    try:
+        services.assign_referees_evenly(request.user, tour)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("The referees are placed evenly over the tables of tour %(number)s.")
+                         % {"number": tour.number})
+    return redirect("tour-manage", slug=tournament.slug, number=tour.number)
 
 
 @organiser_page

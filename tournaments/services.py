@@ -34,6 +34,7 @@ from .fields import no_control_characters, plain_text
 from .models import Entry, EntryChange, Pair, Player, Role, Table, Tour, Tournament
 from . import permissions
 from .permissions import require_create, require_manage
+from .slugs import slug_from_name
 
 # -- tournaments ---------------------------------------------------------------------------------
 
@@ -75,14 +76,36 @@ def _save_tournament(tournament: Tournament) -> None:
     tournament.save()
 
 
+def _slug(tournament: Tournament, slug: str) -> str:
+    """The short name typed, refused if another tournament has it; none typed: made from the
+    name, numbered (-2, -3, ...) past those taken."""
+    others = Tournament.objects.exclude(pk=tournament.pk)
+    if slug:
+        if others.filter(slug=slug).exists():
+            raise ValidationError({"slug": _("Another tournament has the short name %(slug)s: choose another.")
+                                   % {"slug": slug}})
+        return slug
+    length = Tournament._meta.get_field("slug").max_length or 80
+    base = slug_from_name(tournament.name, length) or "tournament"
+    taken = set(others.filter(slug__startswith=base).values_list("slug", flat=True))
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base[:length - len(str(n)) - 1].rstrip('-')}-{n}"
+    return slug
+
+
 @transaction.atomic
-def create_tournament(user, *, name: str, slug: str, starts_on: date, ends_on: date, venue: str = "",
-                      format: str = Tournament.Format.SWISS,
-                      regulations: Mapping[str, Any] | None = None) -> Tournament:
-    """A new tournament in draft; its creator becomes its organiser."""
+def create_tournament(user, *, name: str, starts_on: date, ends_on: date, slug: str = "", venue: str = "",
+                      format: str = Tournament.Format.SWISS, seeding: str = Tournament.Seeding.NUMBERS,
+                      regulations: Mapping[str, Any] | None = None, regulations_text: str = "") -> Tournament:
+    """A new tournament in draft; its creator becomes its organiser. Without a short name, one is
+    made from the name."""
     require_create(user)
-    tournament = Tournament(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on,
-                            format=format, regulations=_regulations(regulations), created_by=user)
+    tournament = Tournament(name=name, venue=venue, starts_on=starts_on, ends_on=ends_on, format=format,
+                            seeding=seeding, regulations=_regulations(regulations),
+                            regulations_text=regulations_text, created_by=user)
+    tournament.slug = _slug(tournament, slug)
     _save_tournament(tournament)
     Role.objects.create(tournament=tournament, user=user, kind=Role.Kind.ORGANISER)
     return tournament
@@ -100,24 +123,28 @@ def _has_public_tour(tournament: Tournament) -> bool:
 
 @transaction.atomic
 def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament:
-    """Change the name, dates, venue, status, format or regulations.
+    """Change the name, short name (empty: made from the name), dates, venue, status, format,
+    seeding or regulations.
 
-    The format and the regulations are fixed once a tour has been published: the partitions
-    played under them would no longer match."""
+    The format, the seeding and the regulations are fixed once a tour has been published: the
+    partitions played under them would no longer match."""
     require_manage(user, tournament)
     tournament = locked(tournament)
-    allowed = {"name", "slug", "venue", "starts_on", "ends_on", "status", "format", "regulations"}
+    allowed = {"name", "slug", "venue", "starts_on", "ends_on", "status", "format", "seeding", "regulations",
+               "regulations_text"}
     unknown = set(fields) - allowed
     if unknown:
         raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(sorted(unknown))})
     if "regulations" in fields:
         fields["regulations"] = _regulations(fields["regulations"])
-    fixed = [f for f in ("format", "regulations") if f in fields and fields[f] != getattr(tournament, f)]
+    fixed = [f for f in ("format", "seeding", "regulations") if f in fields and fields[f] != getattr(tournament, f)]
     if fixed and _has_public_tour(tournament):
-        raise ValidationError(_("The draw format and the regulations cannot change after a tour has been "
-                                "published."))
+        raise ValidationError(_("The draw format, the seeding and the regulations cannot change after a tour has "
+                                "been published."))
     for name, value in fields.items():
         setattr(tournament, name, value)
+    if "slug" in fields or not tournament.slug:
+        tournament.slug = _slug(tournament, tournament.slug)
     _save_tournament(tournament)
     return tournament
 
@@ -659,6 +686,45 @@ def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table
     if problems:
         raise ValidationError(problems)
     return done
+
+
+@transaction.atomic
+def assign_referees_evenly(user, tour: Tour) -> list[Table]:
+    """Place the tournament's referees (and chief referees) over the tables of ``tour`` in one
+    action: ordered by name, the first at table 1, the second at table 2, ..., round again."""
+    require_manage(user, tour.tournament)
+    staff = list(permissions.referees(tour.tournament).order_by("last_name", "first_name", "username"))
+    if not staff:
+        raise ValidationError(_("The tournament has no referees: give the role to someone on the staff page first."))
+    numbers = sorted(tour.tables.values_list("number", flat=True))
+    return assign_referees(user, tour, {n: staff[k % len(staff)] for k, n in enumerate(numbers)})
+
+
+@transaction.atomic
+def set_seeds(user, tournament: Tournament, seeds: Mapping[int, int | None]) -> list[Pair]:
+    """The organiser's seeding order: pair id -> seed number (1 first) or None. Each seed once;
+    fixed once a tour has been published, as the draw it made."""
+    require_manage(user, tournament)
+    tournament = locked(tournament)
+    if _has_public_tour(tournament):
+        raise ValidationError(_("The seeding cannot change after a tour has been published."))
+    pairs = {p.pk: p for p in Pair.objects.filter(tournament=tournament, tour__isnull=True)}
+    unknown = sorted(set(seeds) - set(pairs))
+    if unknown:
+        raise ValidationError(_("No such pair in this tournament: %(ids)s.") % {"ids": ", ".join(map(str, unknown))})
+    for pk, seed in seeds.items():
+        pairs[pk].seed = seed
+    given = [p.seed for p in pairs.values() if p.seed is not None]
+    problems = [_("Seed %(seed)s is given to more than one pair.") % {"seed": seed}
+                for seed in sorted({s for s in given if given.count(s) > 1})]
+    problems += [_("A seed is a whole number from 1, not %(seed)s.") % {"seed": seed}
+                 for seed in sorted({s for s in given if s < 1})]
+    if problems:
+        raise ValidationError(problems)
+    # Cleared first: swapping two seeds row by row would meet the unique constraint halfway.
+    Pair.objects.filter(pk__in=pairs).update(seed=None)
+    Pair.objects.bulk_update(list(pairs.values()), ["seed"])
+    return sorted(pairs.values(), key=lambda p: p.number)
 
 
 @transaction.atomic

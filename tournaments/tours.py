@@ -9,6 +9,7 @@ what they need from the database and writes what they decide.
 
 from __future__ import annotations
 
+import secrets
 from collections import Counter
 from datetime import datetime
 from itertools import combinations
@@ -25,7 +26,7 @@ from scoring.models import Partition, SeatResult
 
 from . import draw
 from .models import Bye, Entry, Pair, SitOut, Table, Tour, Tournament
-from .permissions import require_manage
+from .permissions import referees, require_manage
 from .services import locked
 from .standings import pair_standings
 
@@ -87,6 +88,10 @@ def generate_tour(user, tournament: Tournament, planned_start: datetime | None =
 
 
 def _clear(tour: Tour) -> None:
+    # A redrawn or hand-seated draft is no longer the random draw of its seed.
+    if tour.draw_seed is not None:
+        tour.draw_seed = None
+        tour.save(update_fields=["draw_seed"])
     Partition.objects.filter(table__tour=tour).delete()
     tour.tables.all().delete()
     tour.byes.all().delete()
@@ -127,8 +132,36 @@ def _write_tables(tour: Tour, tables: list[Table]) -> None:
     rules = tour.tournament.rules
     for table in tables:
         check_table(table, rules)
+    _keep_referees(tour, tables)
     created = Table.objects.bulk_create(tables)
     Partition.objects.bulk_create([Partition(table=t) for t in created])
+
+
+def _keep_referees(tour: Tour, tables: list[Table]) -> None:
+    """Table k of a new tour keeps the referee of table k of the tour before, while he still
+    holds a referee role."""
+    staff = referees(tour.tournament)
+    kept = dict(Table.objects.filter(tour__tournament=tour.tournament, tour__number=tour.number - 1,
+                                     referee__in=staff).values_list("number", "referee"))
+    for table in tables:
+        table.referee_id = kept.get(table.number)
+
+
+def _seeding_order(tournament: Tournament, first_tour: Tour, pairs: list[Pair]) -> list[int]:
+    """The ids of ``pairs`` in the tournament's seeding order. A random seeding draws a seed for
+    tour 1 once, kept on it (and printed), so that its redraws and the round robin's later
+    tours reproduce the same order."""
+    method = tournament.seeding
+    if method == Tournament.Seeding.RANDOM and first_tour.draw_seed is None:
+        if first_tour.status == Tour.Status.DRAFT:
+            first_tour.draw_seed = secrets.randbits(48)
+            first_tour.save(update_fields=["draw_seed"])
+        else:  # tour 1 was seated by hand: no random order was drawn
+            method = Tournament.Seeding.NUMBERS
+    try:
+        return draw.seeding_order([draw.Seeded(p.pk, p.number, p.seed) for p in pairs], method, first_tour.draw_seed)
+    except draw.DrawError as error:
+        raise _draw_error(error) from None
 
 
 def _seat(tour: Tour, tables: Iterable[tuple[Pair, Pair]], bye: Pair | None = None) -> None:
@@ -146,6 +179,10 @@ def _draw_swiss(tournament: Tournament, tour: Tour) -> None:
     pairs = {p.pk: p for p in _active_pairs(tournament)}
     if len(pairs) < 2:
         raise ValidationError(_("A draw needs at least two active pairs."))
+    if tour.number == 1:
+        first = draw.swiss_first_tour(_seeding_order(tournament, tour, list(pairs.values())))
+        _seat(tour, [(pairs[a], pairs[b]) for a, b in first.tables], pairs[first.bye] if first.bye else None)
+        return
     order = [r for r in pair_standings(tournament, after_tour=tour.number - 1) if r.key in pairs]
     entrants = [draw.SwissEntrant(r.key, r.wins, rank) for rank, r in enumerate(order, 1)]
     met = {frozenset((r.key, o)) for r in order for o in r.opponents if o in pairs}
@@ -167,12 +204,13 @@ def _draw_round_robin(tournament: Tournament, tour: Tour) -> None:
         ids = set(first.tables.values_list("pair_a", flat=True)) | set(first.tables.values_list("pair_b", flat=True))
         ids |= set(first.byes.values_list("pair", flat=True))
         pairs = list(Pair.objects.filter(pk__in=ids).select_related("first", "second"))
-    pairs.sort(key=lambda p: p.number)
     if len(pairs) < 2:
         raise ValidationError(_("A draw needs at least two active pairs."))
+    # Berger numbers in seeding order; later tours reproduce tour 1's order (its random seed kept).
+    by_id = {p.pk: p for p in pairs}
+    pairs = [by_id[pk] for pk in _seeding_order(tournament, first or tour, pairs)]
     if tour.number > draw.tour_count(len(pairs)):
         raise ValidationError(_("The round robin is complete: %(count)s tours.") % {"count": draw.tour_count(len(pairs))})
-    by_id = {p.pk: p for p in pairs}
     tables, byes = [], []
     for a, b in draw.round_robin_tour([p.pk for p in pairs], tour.number):
         pa, pb = by_id[a], by_id.get(b) if b is not None else None

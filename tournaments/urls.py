@@ -41,6 +41,7 @@ urlpatterns = [
          name="entry-reinstate"),
     path("tournaments/<slug:slug>/manage/entries/players/<int:player>/edit/", organiser.player_edit,
          name="player-edit"),
+    path("tournaments/<slug:slug>/manage/seeding/", organiser.tournament_seeds, name="tournament-seeds"),
     path("tournaments/<slug:slug>/manage/import/", organiser.pairs_import, name="pairs-import"),
     path("tournaments/<slug:slug>/manage/import/template.csv", organiser.pairs_import_template,
          name="pairs-import-template"),
@@ -49,5 +50,6 @@ urlpatterns = [
     path(tour + "seating/", organiser.tour_seating, name="tour-seating"),
     path(tour + "publish/", organiser.tour_publish, name="tour-publish"),
     path(tour + "referees/", organiser.tour_referees, name="tour-referees"),
+    path(tour + "referees/evenly/", organiser.tour_referees_evenly, name="tour-referees-evenly"),
     path(tour + "print/", organiser.tour_print, name="tour-print"),
 ]

@@ -436,5 +436,7 @@ def final_snapshot(tournament: Tournament) -> str:
                       .values_list("pk", "version", "status"))
     tours = list(tournament.tours.order_by("number").values_list("number", "status"))
     byes = sorted(Bye.objects.filter(tour__tournament=tournament).values_list("tour_id", "pair_id"))
+    # The regulations text is printed on it: a change makes a signed protocol stale.
+    text = (tournament.regulations_text,) if tournament.regulations_text else ()
     return _snapshot("final", tournament.pk, tournament.status, partitions, tours, byes,
-                     *_withdrawn(tournament, None))
+                     *_withdrawn(tournament, None), *text)

@@ -44,7 +44,7 @@ def test_create_a_tournament(world):
 
 
 @pytest.mark.parametrize(("change", "field", "message"), [
-    ({"slug": "cup"}, "slug", "already exists"),
+    ({"slug": "cup"}, "slug", "Another tournament has the short name cup"),
     ({"format": "chess"}, "format", "not a valid choice"),
     ({"starts_on": "tomorrow"}, "starts_on", "Date has wrong format"),
     ({"regulations": {"target": -5}}, "regulations", "regulations.target"),
@@ -90,8 +90,8 @@ def test_edit_a_tournament_and_its_regulations(world):
 def test_regulations_are_frozen_once_a_tour_is_published(world):
     response = client(world.org).patch("/api/tournaments/cup/", {"regulations": {"target": 100}}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"detail": "The draw format and the regulations cannot change after a tour has "
-                                         "been published."}
+    assert response.json() == {"detail": "The draw format, the seeding and the regulations cannot change after a "
+                                         "tour has been published."}
     assert Tournament.objects.get(slug="cup").rules.target == 200
 
 

@@ -54,7 +54,7 @@ def drafted(cup, organiser):
 PAGES = [
     ("tournament-manage", {}), ("tournament-edit", {}), ("tournament-staff", {}), ("tournament-entries", {}),
     ("pairs-import", {}), ("tour-generate", {}), ("tour-manage", {"number": 1}), ("tour-seating", {"number": 1}),
-    ("tour-referees", {"number": 1}), ("tour-print", {"number": 1}),
+    ("tour-referees", {"number": 1}), ("tour-print", {"number": 1}), ("tournament-seeds", {}),
     ("pair-withdraw", {"pk": "pair"}), ("entry-withdraw", {"pk": "entry"}),
 ]
 
@@ -117,7 +117,7 @@ def test_create_shows_the_service_errors_and_writes_nothing(client, organiser, c
     text = page(client.post("/en/manage/new/", tournament_post(ends_on="2026-04-01")))
     assert "The tournament cannot end before it starts." in text
     text = page(client.post("/en/manage/new/", tournament_post(slug="cup")))
-    assert "already exists" in text
+    assert "Another tournament has the short name cup: choose another." in text
     # the engine's own rule, shown on its field
     text = page(client.post("/en/manage/new/", tournament_post(reg_format="fixed_deals", reg_deals=10)))
     assert 'id="id_reg-deals_error"><li>must be a multiple of 4 so that every seat leads equally, got 10' in text

@@ -135,6 +135,21 @@ def swiss_tour(
     )
 
 
+def swiss_first_tour(order: Sequence[int]) -> SwissDraw:
+    """The first Swiss tour, before any result: the top half of the seeding ``order`` (pair ids,
+    best first) meets the bottom half, 1 v n/2+1, 2 v n/2+2, ...; with an odd count the last
+    seed has the bye, as the lowest pair of the standings would."""
+    if len(order) < 2:
+        raise DrawError("A Swiss tour needs at least two pairs.")
+    require_unique(order, "Pair")
+    playing = order[: len(order) - len(order) % 2]
+    half = len(playing) // 2
+    return SwissDraw(
+        tables=tuple(zip(playing[:half], playing[half:])),
+        bye=order[-1] if len(order) % 2 else None,
+    )
+
+
 def _check(
     standings: Sequence[SwissEntrant],
     met: Collection[frozenset[int]],
