@@ -871,14 +871,9 @@ class GoatGame(Annulments):
         deal still being played, so that their penalties count after its score)."""
         charged = check_seconds(seconds)
         seat, index, allowance = deal.to_move, len(deal.moves), deal.allowance()
-        recorded = self.recorded_lapses(index)
-        lapses = 0 if charged is None else rules.move_lapses(charged, allowance)
-        if lapses < recorded:
-            raise PartitionError(gettext_noop("the clock of this move already ran out %(count)s times: at least %(least)s s"
-                                              " were charged to it, got %(seconds)s"),
-                                 count=recorded, least=recorded * allowance, seconds=repr(charged))
+        lapses = rules.new_lapses(charged, allowance, self.recorded_lapses(index))
         move(charged)
-        for lapse in range(recorded + 1, lapses + 1):
+        for lapse in lapses:
             self._event({"type": "violation", "seat": seat, "code": ViolationCode.MOVE_TIME.value, "move": index,
                          "during_deal": True, "lapse": lapse})
 

@@ -100,6 +100,19 @@ def move_lapses(seconds: float, allowance: int) -> int:
     return round(seconds * 10) // (allowance * 10)
 
 
+def new_lapses(charged: float | None, allowance: int, recorded: int) -> range:
+    """The lapses (numbered from 1) of a move charged ``charged`` seconds (None: not timed) that
+    are still to be recorded once it is made, beyond the ``recorded`` ones a live clock already
+    recorded for it (RULES 6). Fewer seconds than the recorded lapses take are refused: the clock
+    cannot have run out more often than it was charged."""
+    lapses = 0 if charged is None else move_lapses(charged, allowance)
+    if lapses < recorded:
+        raise PartitionError(gettext_noop("the clock of this move already ran out %(count)s times: at least %(least)s s"
+                                          " were charged to it, got %(seconds)s"),
+                             count=recorded, least=recorded * allowance, seconds=repr(charged))
+    return range(recorded + 1, lapses + 1)
+
+
 def repeat_key(seat: Seat, unit: str, scope: RepeatScope) -> str:
     """Whose count a violation by ``seat`` repeats (RULES 6): the player's (his seat), or with
     ``repeat_scope = pair_partition`` his ``unit``'s (his pair; in Goat without teams, his seat)."""
