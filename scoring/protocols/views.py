@@ -25,7 +25,7 @@ from tournaments.models import Entry, PinChange, Player, Table, Tour, Tournament
 from tournaments.web.pages import organiser_page, staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, pinslips, rendering, sheets, signing, verification
+from . import batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -238,6 +238,27 @@ def tour_protocols(request, tournament: Tournament, number: int):
         "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
                     for b in tour.protocol_batches.defer("archive")[:5]],
     })
+
+
+def _paper_response(pdf: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@staff_page
+def tour_paper(request, tournament: Tournament, number: int):
+    """The blank paper protocols of every table of a tour, to fill in by hand (:mod:`.paper`)."""
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    pdf = paper.tour_forms(request.user, tour, base_url=issuing.site_url(request))
+    return _paper_response(pdf, f"{tournament.slug}-tour{number}-paper.pdf")
+
+
+@staff_page
+def tour_seating_list(request, tournament: Tournament, number: int):
+    """The seating list of a tour for the wall: by table and by player (:mod:`.paper`)."""
+    tour = get_object_or_404(Tour, tournament=tournament, number=number)
+    return _paper_response(paper.seating_list(request.user, tour), f"{tournament.slug}-tour{number}-seating.pdf")
 
 
 def _batch(request, tournament: Tournament, number: int, batch: int) -> ProtocolBatch:

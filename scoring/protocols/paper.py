@@ -1,0 +1,110 @@
+"""The paper before a tour: each table's blank protocol, filled in by hand at the table and entered
+on the score sheet afterwards, and the seating list for the wall. Both in Russian on A4, like the
+protocols (:mod:`.rendering`).
+
+A table's form depends on its game (:data:`FORMS`): a sports partition has deal rows with each
+pair's points and running totals; a Goat, Sea Goat or points table has, game by game, the deal
+rows with each seat's hand value and running total."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from scoring.engine import Game, Regulations
+from tournaments import permissions
+from tournaments.models import Table, Tour
+
+from . import rendering
+from .sheets import person_name
+
+#: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.
+SPORTS_ROWS = 24
+#: Empty deal rows of each game of a Goat or points table (a page holds two games).
+SITTING_ROWS = 14
+#: Empty rows of the penalties and violations section.
+PENALTY_ROWS = 5
+
+
+@dataclass(frozen=True)
+class Form:
+    """A game's paper form: its template (in ``templates/protocols/paper/``) and the context of
+    one table's form beyond what every form has."""
+
+    template: str
+    context: Callable[[Table, Regulations], dict[str, Any]]
+
+
+def _sports(table: Table, rules: Regulations) -> dict[str, Any]:
+    seats = _seats(table)
+    # Pair A at seats 1 and 3, pair B at 2 and 4 (in an individual tour, no pairs: just seats).
+    return {"sides": [(table.pair_a, seats[0::2]), (table.pair_b, seats[1::2])], "rows": range(1, SPORTS_ROWS + 1)}
+
+
+def _sitting(table: Table, rules: Regulations) -> dict[str, Any]:
+    return {"games": range(1, rules.games_per_tour + 1), "rows": range(1, SITTING_ROWS + 1)}
+
+
+SITTING = Form("protocols/paper/sitting.html", _sitting)
+#: The paper form of a table by the game its tournament plays.
+FORMS: dict[str, Form] = {Game.SPORTS: Form("protocols/paper/sports.html", _sports),
+                          Game.GOAT: SITTING, Game.SEA_GOAT: SITTING, Game.POINTS: SITTING}
+
+
+def _tables(tour: Tour) -> list[Table]:
+    return list(tour.tables.select_related(
+        "referee", "pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4").order_by("number"))
+
+
+def _seats(table: Table) -> list[dict[str, Any]]:
+    """Each player by seat, with his pair's start number at a table of pairs (seats 1 and 3 are
+    pair A)."""
+    pairs = (table.pair_a, table.pair_b) if table.pair_a_id else None
+    return [{"seat": seat, "player": player, "pair": pairs[(seat - 1) % 2] if pairs else None}
+            for seat, player in enumerate(table.players, 1)]
+
+
+def _sheet_url(base_url: str, table: Table) -> str:
+    return base_url.rstrip("/") + reverse("sheet", args=[table.tour.tournament.slug, table.tour.number,
+                                                         table.number])
+
+
+def _render(template: str, context: dict[str, Any]) -> bytes:
+    with translation.override(rendering.PDF_LANGUAGE):
+        html = render_to_string(template, {**context, "font_dir": rendering.FONT_DIR.as_uri(),
+                                           "sheet_css": rendering.SHEET_CSS.as_uri()})
+    return rendering.render_pdf(html)
+
+
+def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
+    """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
+    The tour's staff only."""
+    tournament = tour.tournament
+    permissions.require_staff(user, tournament)
+    rules = tournament.rules
+    form = FORMS[rules.game]
+    forms = []
+    for table in _tables(tour):
+        url = _sheet_url(base_url, table)
+        forms.append({"table": table, "seats": _seats(table), "referee_name": person_name(table.referee),
+                      "sheet_url": url, "qr": rendering.qr_svg(url, scale=2), **form.context(table, rules)})
+    return _render("protocols/paper/forms.html", {
+        "tournament": tournament, "tour": tour, "rules": rules, "forms": forms, "form_template": form.template,
+        "penalty_rows": range(1, PENALTY_ROWS + 1)})
+
+
+def seating_list(user, tour: Tour) -> bytes:
+    """The seating list of ``tour`` for the wall: by table, then every player alphabetically with
+    his table and seat. The tour's staff only."""
+    permissions.require_staff(user, tour.tournament)
+    tables = [{"table": table, "seats": _seats(table)} for table in _tables(tour)]
+    players = sorted(({"player": seat["player"], "table": row["table"], "seat": seat["seat"]}
+                      for row in tables for seat in row["seats"]),
+                     key=lambda p: (str(p["player"]).casefold(), p["table"].number))
+    return _render("protocols/paper/seating.html", {
+        "tournament": tour.tournament, "tour": tour, "tables": tables, "players": players})
