@@ -102,9 +102,10 @@ def seating_list(user, tour: Tour) -> bytes:
     """The seating list of ``tour`` for the wall: by table, then every player alphabetically with
     his table and seat. The tour's staff only."""
     permissions.require_staff(user, tour.tournament)
-    tables = [{"table": table, "seats": _seats(table)} for table in _tables(tour)]
-    players = sorted(({"player": seat["player"], "table": row["table"], "seat": seat["seat"]}
-                      for row in tables for seat in row["seats"]),
+    tables = [(table, _seats(table)) for table in _tables(tour)]
+    players = sorted(({"player": seat["player"], "table": table, "seat": seat["seat"]}
+                      for table, seats in tables for seat in seats),
                      key=lambda p: (str(p["player"]).casefold(), p["table"].number))
     return _render("protocols/paper/seating.html", {
-        "tournament": tour.tournament, "tour": tour, "tables": tables, "players": players})
+        "tournament": tour.tournament, "tour": tour, "players": players,
+        "tables": [{"table": table, "seats": seats} for table, seats in tables]})
