@@ -46,6 +46,8 @@ class Partition(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The seats checked in at a score-sheet table (a live table keeps its own: LiveTable.present).
+    present = models.JSONField(_("seats present"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("partition")
@@ -63,6 +65,12 @@ class Partition(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def before_first_deal(self) -> bool:
+        """Nothing but check-ins is recorded yet (no lead draw, deal or no-show): the no-show
+        deadline of a score-sheet table still runs."""
+        return not self.is_finished and self.deals == 0 and not (self.state or {}).get("events")
 
 
 class SeatResult(models.Model):

@@ -127,7 +127,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
                        address=address, data=data)
 
     def act(step: Step) -> None:
-        if step.partition.version:
+        if not step.partition.before_first_deal:  # check-ins are no record of the partition
             raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
                                     "giving a reason."))
         step.replace(game)

@@ -27,7 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
@@ -35,7 +35,7 @@ from tournaments.models import Player, Table, Tour
 from . import engine, labels, pipeline, services, storage
 from .sanctions import delta_text, partition_times, running_lines, sanctions
 from .engine.deal import pair_of
-from .live import clock
+from .live import clock, play
 from .models import Partition
 from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, ActionForm, AnnulNoShowForm, CorrectionForm, GoatAnnulForm,
                           GoatCorrectionForm, GoatDealForm, GoatViolationAnnulForm, ImportForm, NoShowForm,
@@ -222,11 +222,24 @@ def _no_show_clock(table: Table, partition: Partition, now: datetime.datetime) -
         countdown = (clock.stopped(live.no_show_deadline, live.paused_at) if live.paused_at is not None
                      else clock.countdown(live.no_show_deadline, now))
         return {"at": live.no_show_deadline, "countdown": countdown, "recorded": True}
-    started = table.tour.started_at
-    if started is None or partition.version:  # nothing recorded yet at a started tour's table
+    deadline = sheet_no_show_deadline(partition)
+    if deadline is None or not sheet_missing(partition, len(table.players)):
         return None
-    deadline = started + datetime.timedelta(minutes=table.tour.tournament.rules.no_show_minutes)
     return {"at": deadline, "countdown": clock.countdown(deadline, now), "recorded": False}
+
+
+def sheet_no_show_deadline(partition: Partition) -> datetime.datetime | None:
+    """At a score-sheet table of a started tour where nothing but check-ins is recorded yet, the
+    tour's start plus ``no_show_minutes`` (RULES 5); it only warns."""
+    tour = partition.table.tour
+    if tour.started_at is None or not partition.before_first_deal:
+        return None
+    return tour.started_at + datetime.timedelta(minutes=tour.tournament.rules.no_show_minutes)
+
+
+def sheet_missing(partition: Partition, seats: int) -> list[int]:
+    """The seats (of ``seats``) of a score-sheet table not checked in yet."""
+    return [seat for seat in range(1, seats + 1) if seat not in partition.present]
 
 
 # -- the sheet -------------------------------------------------------------------------------------
@@ -286,7 +299,23 @@ def sheet(request, slug: str, number: int, table: int):
         "can_annul_no_show": can_referee_all and partition.reason == engine.Reason.NO_SHOW,
         "confirm_no_show": confirm_no_show,
         "version": partition.version,
+        # A live table checks in on its tablet.
+        "check_in": (set(partition.present) if getattr(partition, "live", None) is None and partition.before_first_deal
+                     else None),
     })
+
+
+@login_required
+@require_POST
+def sheet_check_in(request, slug: str, number: int, table: int):
+    """The referee ticks a player present at a score-sheet table (:func:`scoring.live.play.check_in`)."""
+    partition = _partition(request, slug, number, table, points=True)
+    seat = request.POST.get("seat", "")
+    try:
+        play.check_in(request.user, partition.pk, int(seat) if seat.isdigit() else 0, address=_address(request))
+    except ValidationError as refusal:
+        messages.error(request, " ".join(refusal.messages))
+    return redirect(_sheet_url(partition))
 
 
 def _action(form: StampedForm) -> str:

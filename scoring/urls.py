@@ -16,6 +16,7 @@ urlpatterns = [
     # The referee's score sheet (scoring/sheet_views.py).
     path("referee/", sheet_views.my_tables, name="my-tables"),
     path(sheet, sheet_views.sheet, name="sheet"),
+    path(sheet + "check-in/", sheet_views.sheet_check_in, name="sheet-check-in"),
     path(sheet + "import/", sheet_views.sheet_import, name="sheet-import"),
     path(sheet + "protocol.json", sheet_views.sheet_export, name="sheet-export"),
     path(sheet + "history/", sheet_views.sheet_history, name="sheet-history"),

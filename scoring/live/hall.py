@@ -17,7 +17,7 @@ from typing import Any
 
 from scoring import engine, labels, pipeline, services
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-from scoring.sheet_views import Seat, seats_of
+from scoring.sheet_views import Seat, seats_of, sheet_missing, sheet_no_show_deadline
 from tournaments.models import Table, Tour
 
 from . import clock
@@ -98,11 +98,18 @@ class HallTable:
         paused_at = self.paused_at
         return 0 if paused_at is None else max(0, int((self.now - paused_at).total_seconds()))
 
+    #: A score-sheet table's no-show deadline, which only warns (:func:`sheet_no_show_deadline`).
+    sheet_deadline: datetime.datetime | None = None
+
+    @property
+    def no_show_deadline(self) -> datetime.datetime | None:
+        return self.live.no_show_deadline if self.live is not None else self.sheet_deadline
+
     @property
     def no_show_clock(self) -> dict[str, Any] | None:
-        """The no-show deadline as a countdown (stopped while the table is paused)."""
+        """The no-show deadline as a countdown (stopped while a live table is paused)."""
         if self.live is None:
-            return None
+            return clock.countdown(self.sheet_deadline, self.now)
         if self.live.paused_at is not None:
             return clock.stopped(self.live.no_show_deadline, self.live.paused_at)
         return clock.countdown(self.live.no_show_deadline, self.now)
@@ -157,7 +164,13 @@ def _hall_table(table: Table, now: datetime.datetime) -> HallTable:
         seats = seats_of(table)
         row = HallTable(table, partition, getattr(partition, "live", None), seats, now, _pairs(partition, seats))
     live, seats = row.live, row.seats
-    if live is None or partition.is_finished:
+    if live is None:  # a score-sheet table: who is not checked in while its deadline runs
+        row.sheet_deadline = sheet_no_show_deadline(partition)
+        if row.sheet_deadline is not None:
+            missing = sheet_missing(partition, len(seats))
+            row.missing = [seat for seat in seats if seat.number in missing]
+        return row
+    if partition.is_finished:
         return row
     paused = live.paused_at
     row.time = (clock.stopped(live.time_deadline, paused) if paused is not None

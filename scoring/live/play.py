@@ -236,13 +236,23 @@ def _present(step: Step, seat: int) -> None:
 
 
 def check_in(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
-    """The referee ticks a player present."""
+    """The referee ticks a player present: at a live table, or at a score-sheet table before its
+    first deal, where it only tells the chief referee who is still missing (nothing is recorded
+    by the clock there: the referee records a no-show on the sheet)."""
     if seat not in engine.SEATS:
         raise ValidationError(_("A seat is 1 to 4."))
     def act(step: Step) -> None:
         if seat > step.seats:
             raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": seat})
-        _present(step, seat)
+        if step.is_live:
+            _present(step, seat)
+            return
+        partition = step.partition
+        if not partition.before_first_deal:
+            raise ValidationError(_("The partition has begun: check-in is over."))
+        if seat not in partition.present:
+            partition.present = sorted([*partition.present, seat])
+            step.record("check_in", {"seat": seat})
 
     return change(partition_id, Actor(user, address=address), _referee, act)
 
