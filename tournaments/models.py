@@ -417,5 +417,6 @@ class EntryChange(models.Model):
         """A correction of a player's data: (the field's name, before, after) of each field changed."""
         if self.action != self.Action.PLAYER_EDITED:
             return []
-        labels = {field.name: str(field.verbose_name) for field in Player._meta.fields}
-        return [(labels.get(name, name), value, self.after.get(name)) for name, value in self.before.items()]
+        # In the player's field order: PostgreSQL's jsonb keeps no order of keys.
+        return [(str(field.verbose_name), self.before[field.name], self.after.get(field.name))
+                for field in Player._meta.fields if field.name in self.before]
