@@ -164,6 +164,11 @@ class Crosstable:
         return str(metrics_of(rules)[rules.standings[0]].name)
 
     @property
+    def cell_columns(self) -> int:
+        """How many columns of cells a row has: a tour each, or in the square an entrant each."""
+        return len(self.lines) if self.square is not None else len(self.tours)
+
+    @property
     def rows(self) -> list[tuple[CrossLine, list[Cell] | list[list[Cell] | None]]]:
         """Each line with what its row shows: its tours' cells, or its row of the square."""
         if self.square is not None:
