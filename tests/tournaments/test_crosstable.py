@@ -12,6 +12,8 @@ import subprocess
 import openpyxl
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Partition
 from scoring.protocols.crosstable import crosstable_pdf
@@ -289,3 +291,16 @@ def test_a_goat_event_shows_each_players_place_at_his_table(played):  # noqa: F8
     assert rows[1][3:7] == ("Table", "Opponents", "Place", "Game points")
     row = next(r for r in rows[2:] if r[1] == number[three.seat2_id])
     assert row[3:] == (1, f"{number[three.seat1_id]}, {number[three.seat3_id]}", 2, 9, 9, 0, 14, 1)
+
+
+def test_the_number_of_queries_does_not_grow_with_the_event():
+    org = user("org", superuser=True)
+    counts = []
+    for slug, pairs in (("small", 4), ("big", 16)):
+        t = tournament(org, pairs=pairs, slug=slug, format=Tournament.Format.MANUAL)
+        for _tour in range(2):
+            seat(org, t, [(n, n + 1, 200, 100) for n in range(1, pairs, 2)])
+        with CaptureQueriesContext(connection) as queries:
+            crosstable(t)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
