@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring import services as scoring
 from scoring.models import Partition
 from scoring.protocols.crosstable import crosstable_pdf
 from tournaments import services, tours
@@ -304,3 +305,32 @@ def test_the_number_of_queries_does_not_grow_with_the_event():
             crosstable(t)
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_sea_goat_in_pairs_places_the_two_pairs_of_each_table():
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4, regulations={"game": "sea_goat", "target": 30, "opening": 0})
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    one, two = tour.tables.order_by("number")
+    # Table 1: pair A credited 12 + 20 = 32, the target: it wins the game. Table 2: pair B, 31.
+    scoring.record_goat_deal(org, one.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+                                                     "values": {"2": 12, "3": 0, "4": 20}})
+    scoring.record_goat_deal(org, two.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
+                                                     "values": {"1": 15, "3": 16, "4": 0}})
+    ct = crosstable(t)
+    assert ct.score_name == "Games won"
+    number = {pk: n for pk, n in Pair.objects.filter(tournament=t).values_list("pk", "number")}
+    got = {line.number: (line.cells[0].table, line.cells[0].opponents, line.cells[0].place, line.cells[0].sides,
+                         line.cells[0].score) for line in ct.lines}
+    # The winners first at their tables, 1 game won; the losers second, none.
+    assert got == {number[one.pair_a_id]: (1, (number[one.pair_b_id],), 1, 2, 1),
+                   number[one.pair_b_id]: (1, (number[one.pair_a_id],), 2, 2, 0),
+                   number[two.pair_a_id]: (2, (number[two.pair_b_id],), 2, 2, 0),
+                   number[two.pair_b_id]: (2, (number[two.pair_a_id],), 1, 2, 1)}
+    # The players: each his side's place, his partner in brackets.
+    players = crosstable(t, kind="players")
+    seat1 = next(line for line in players.lines if line.line.entrant.pk == one.seat1_id)
+    seat3 = next(line for line in players.lines if line.line.entrant.pk == one.seat3_id)
+    assert (seat1.cells[0].place, seat1.cells[0].partners, seat1.cells[0].score) == (1, (seat3.number,), 1)
+    assert len(seat1.cells[0].opponents) == 2

@@ -233,7 +233,7 @@ def _cells(tournament: Tournament, kind: str, tours: list[Tour],
             sides = [(t[f],) for f in Table.SEAT_FIELDS if t[f]]
         finished = t["partition__status"] == Partition.Status.FINISHED
         for i, side in enumerate(sides):
-            opponents = tuple(numbers[k] for other in sides if other is not side for k in other if k in numbers)
+            opponents = tuple(numbers[k] for j, other in enumerate(sides) if j != i for k in other if k in numbers)
             for key in side:
                 partners = tuple(numbers[k] for k in side if k != key and k in numbers)
                 common = {"table": t["number"], "partners": partners, "opponents": opponents}
@@ -275,7 +275,8 @@ def _sittings(tournament: Tournament, kind: str, partitions: list[int]) -> dict[
     its seat 1's or 2's as in the standings; places rank the sides by the game's metrics in the
     regulations' order."""
     rules = tournament.rules
-    metrics, first = metrics_of(rules), metrics_of(rules)[rules.standings[0]]
+    metrics = metrics_of(rules)
+    first = metrics[rules.standings[0]]
     seats: dict[int, dict[int, Row]] = defaultdict(dict)
     pairs: dict[int, tuple[int | None, int | None]] = {}
     for partition, seat, player, game_points, goats, score, games_won, pair_a, pair_b in (
