@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.models import Partition, SeatResult
-from tournaments.models import Bye, Pair, SitOut, Table, Tour, Tournament
+from tournaments.models import Bye, SitOut, Table, Tour, Tournament
 
 from .metrics import Row, metrics_of, rank
 from .table import Column, Line, StandingsTable, standings_table
