@@ -6,7 +6,9 @@ Anyone sees what is published; a draft tournament or tour is seen by its staff o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -17,11 +19,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import engine
+from scoring.protocols.crosstable import crosstable_pdf as crosstable_document
 
 from . import permissions
 from . import standings
 from .forms import describe_regulations
 from .models import Entry, Pair, Player, Table, Tour, Tournament
+
+T = TypeVar("T")
 
 
 def home(request):
@@ -143,12 +148,37 @@ def player_detail(request, pk: int):
 
 
 def _standings(request, slug: str, kind: str | None) -> standings.StandingsTable:
+    return _counted(request, slug, kind, standings.standings_table)
+
+
+def _crosstable(request, slug: str, kind: str | None) -> standings.Crosstable:
+    return _counted(request, slug, kind, standings.crosstable)
+
+
+def _counted(request, slug: str, kind: str | None, build: Callable[..., T]) -> T:
+    """The standings or the crosstable (``build``) of a visible tournament, of ``kind``, after
+    the tour ``?after_tour=`` names; a tour or kind that cannot be asked for is a 404."""
     tournament = _visible_tournament(request, slug)
     after_tour = request.GET.get("after_tour") or None
     try:
-        return standings.standings_table(tournament, kind=kind, after_tour=None if after_tour is None else int(after_tour))
+        return build(tournament, kind=kind, after_tour=None if after_tour is None else int(after_tour))
     except (ValueError, ValidationError):
         raise Http404(_("There is no such tour.")) from None
+
+
+def _url(name: str, kind: str | None, slug: str) -> str:
+    """The URL ``name`` of the standings or the crosstable, of the players if ``kind`` says so."""
+    base, _sep, rest = name.partition("-")
+    return reverse(f"{base}-players{'-' + rest if rest else ''}" if kind == "players" else name, args=[slug])
+
+
+def _file(content: bytes, content_type: str, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def standings_page(request, slug: str, kind: str | None = None):
@@ -162,13 +192,42 @@ def standings_page(request, slug: str, kind: str | None = None):
         "tournament": table.tournament, "kind": table.kind, "tours": table.tours, "after_tour": table.after_tour,
         "columns": columns, "lines": [(line, table.values(line, columns)) for line in table.lines],
         "query": f"?after_tour={table.after_tour}" if table.after_tour else "",
-        "csv_url": reverse("standings-players-csv" if kind == "players" else "standings-csv", args=[slug]),
+        "csv_url": _url("standings-csv", kind, slug), "xlsx_url": _url("standings-xlsx", kind, slug),
+        "crosstable_url": _url("crosstable", kind, slug),
     })
 
 
 def standings_csv(request, slug: str, kind: str | None = None):
     """The same standings as a CSV file (UTF-8 with BOM, ``;``-separated)."""
     table = _standings(request, slug, kind)
-    response = HttpResponse(table.csv(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{table.file_name}"'
-    return response
+    return _file(table.csv(), "text/csv; charset=utf-8", table.file_name)
+
+
+def standings_xlsx(request, slug: str, kind: str | None = None):
+    """The same standings as an Excel workbook."""
+    table = _standings(request, slug, kind)
+    return _file(standings.standings_xlsx(table), XLSX, table.file_name.removesuffix(".csv") + ".xlsx")
+
+
+def crosstable_page(request, slug: str, kind: str | None = None):
+    """The crosstable: every entrant by rank, each tour's opponents, result and score (a round
+    robin of pairs: the square table), then the standings' columns."""
+    if kind == "players" and _visible_tournament(request, slug).is_individual:
+        return redirect("crosstable", slug=slug)
+    ct = _crosstable(request, slug, kind)
+    return render(request, "tournaments/crosstable.html", {
+        "tournament": ct.tournament, "ct": ct, "query": f"?after_tour={ct.after_tour}" if ct.after_tour else "",
+        "standings_url": _url("standings", kind, slug), "xlsx_url": _url("crosstable-xlsx", kind, slug),
+        "pdf_url": _url("crosstable-pdf", kind, slug),
+    })
+
+
+def crosstable_xlsx(request, slug: str, kind: str | None = None):
+    ct = _crosstable(request, slug, kind)
+    return _file(standings.crosstable_xlsx(ct), XLSX, ct.file_name("xlsx"))
+
+
+def crosstable_pdf(request, slug: str, kind: str | None = None):
+    """The crosstable on A4 landscape, in Russian like every PDF of the protocols."""
+    ct = _crosstable(request, slug, kind)
+    return _file(crosstable_document(ct), "application/pdf", ct.file_name("pdf"))

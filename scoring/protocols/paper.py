@@ -12,9 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 
 from scoring.engine import Game, Regulations
 from tournaments import permissions
@@ -74,13 +72,6 @@ def _sheet_url(base_url: str, table: Table) -> str:
                                                          table.number])
 
 
-def _render(template: str, context: dict[str, Any]) -> bytes:
-    with translation.override(rendering.PDF_LANGUAGE):
-        html = render_to_string(template, {**context, "font_dir": rendering.FONT_DIR.as_uri(),
-                                           "sheet_css": rendering.SHEET_CSS.as_uri()})
-    return rendering.render_pdf(html)
-
-
 def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
     """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
     The tour's staff only."""
@@ -93,7 +84,7 @@ def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
         url = _sheet_url(base_url, table)
         forms.append({"table": table, "seats": _seats(table), "referee_name": person_name(table.referee),
                       "sheet_url": url, "qr": rendering.qr_svg(url, scale=2), **form.context(table, rules)})
-    return _render("protocols/paper/forms.html", {
+    return rendering.render_document("protocols/paper/forms.html", {
         "tournament": tournament, "tour": tour, "rules": rules, "forms": forms, "form_template": form.template,
         "penalty_rows": range(1, PENALTY_ROWS + 1)})
 
@@ -106,6 +97,6 @@ def seating_list(user, tour: Tour) -> bytes:
     players = sorted(({"player": seat["player"], "table": table, "seat": seat["seat"]}
                       for table, seats in tables for seat in seats),
                      key=lambda p: (str(p["player"]).casefold(), p["table"].number))
-    return _render("protocols/paper/seating.html", {
+    return rendering.render_document("protocols/paper/seating.html", {
         "tournament": tour.tournament, "tour": tour, "players": players,
         "tables": [{"table": table, "seats": seats} for table, seats in tables]})

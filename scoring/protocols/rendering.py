@@ -10,6 +10,7 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 
 PDF_LANGUAGE = "ru"
@@ -48,3 +49,11 @@ def render_pdf(html: str) -> bytes:
 
     fonts = FontConfiguration()
     return HTML(string=html, base_url=FONT_DIR.as_uri() + "/").write_pdf(font_config=fonts)
+
+
+def render_document(template: str, context: dict[str, Any]) -> bytes:
+    """A PDF of its own template (not a protocol sheet: the paper forms, the seating list, the
+    crosstable), in Russian, with the shipped fonts and the sheets' style."""
+    with translation.override(PDF_LANGUAGE):
+        html = render_to_string(template, {**context, "font_dir": FONT_DIR.as_uri(), "sheet_css": SHEET_CSS.as_uri()})
+    return render_pdf(html)
