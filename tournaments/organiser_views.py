@@ -118,7 +118,7 @@ def tournament_edit(request, tournament):
 
 
 def _new_login_page(request, made: services.NewLogin, **context):
-    """The one answer that shows a new login's password link: kept by no cache."""
+    """The one answer that shows a login's new password link: kept by no cache."""
     link = request.build_absolute_uri(reverse("password_reset_confirm",
                                               kwargs={"uidb64": made.uidb64, "token": made.token}))
     response = render(request, "tournaments/manage/new_login.html", {"person": made.user, "link": link, **context})
@@ -161,6 +161,20 @@ def organiser_new(request):
         else:
             return _new_login_page(request, made)
     return _organisers_page(request, OrganiserForm(), form)
+
+
+@require_POST
+@login_required
+def organiser_link(request, pk: int):
+    """A new one-time link for an organiser's login (:func:`services.new_organiser_link`)."""
+    permissions.require_appoint_organisers(request.user)
+    target = get_object_or_404(get_user_model(), pk=pk)
+    try:
+        made = services.new_organiser_link(request.user, target)
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect("organisers")
+    return _new_login_page(request, made, reissued=True)
 
 
 @require_POST
@@ -211,6 +225,19 @@ def staff_new(request, tournament):
             return _new_login_page(request, made, tournament=tournament,
                                    role=Role.Kind(form.cleaned_data["kind"]).label)
     return _staff_page(request, tournament, RoleForm(), form)
+
+
+@require_POST
+@organiser_page
+def staff_link(request, tournament, pk: int):
+    """A new one-time link for a login of the staff (:func:`services.new_staff_link`)."""
+    target = get_object_or_404(get_user_model(), pk=pk)
+    try:
+        made = services.new_staff_link(request.user, tournament, target)
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect("tournament-staff", slug=tournament.slug)
+    return _new_login_page(request, made, tournament=tournament, reissued=True)
 
 
 @require_POST

@@ -212,7 +212,40 @@ def _new_login(username: str, first_name: str, last_name: str) -> NewLogin:
             login.save()
     except IntegrityError:  # made at the same moment by someone else
         raise ValidationError({"username": _("The login %(username)s is taken.") % {"username": username}}) from None
+    return _link(login)
+
+
+def _link(login) -> NewLogin:
     return NewLogin(login, urlsafe_base64_encode(force_bytes(login.pk)), default_token_generator.make_token(login))
+
+
+def _new_link(login) -> NewLogin:
+    """A new one-time link for ``login`` (the link before it used, expired or lost): his password
+    is made unusable, which also ends the old link (the token is made from the password) and his
+    sessions; he chooses a new password through the new link."""
+    login.set_unusable_password()
+    login.save(update_fields=["password"])
+    return _link(login)
+
+
+@transaction.atomic
+def new_staff_link(user, tournament: Tournament, target) -> NewLogin:
+    """The organiser gives a login of his tournament's staff a new one-time link
+    (:func:`_new_link`). Only a chief referee or referee of this tournament whose login is nothing
+    else: not an organiser (here or anywhere, nor one who may create tournaments), a superuser,
+    an admin-site user, a player's account, nor staff of another tournament. Such a login is not
+    this organiser's to take over: a superuser gives it a new link."""
+    require_manage(user, tournament)
+    login = get_user_model().objects.select_for_update().get(pk=target.pk)
+    held = set(Role.objects.filter(user=login).values_list("tournament_id", "kind"))
+    if not any(held_in == tournament.pk for held_in, _kind in held):
+        raise ValidationError(_("%(user)s is not on the staff of this tournament.") % {"user": login})
+    elsewhere = any(held_in != tournament.pk for held_in, _kind in held)
+    if (login.is_superuser or login.is_staff or elsewhere or any(kind == Role.Kind.ORGANISER for _t, kind in held)
+            or permissions.can_create_tournament(login) or Player.objects.filter(user=login).exists()):
+        raise ValidationError(_("Only a superuser may give %(user)s a new link: the login is not this tournament's "
+                                "referee alone.") % {"user": login})
+    return _new_link(login)
 
 
 def _check_kind(kind: str) -> None:
@@ -259,6 +292,19 @@ def add_new_organiser(user, *, username: str, first_name: str, last_name: str) -
     made = _new_login(username, first_name, last_name)
     made.user.user_permissions.add(_create_permission())
     return made
+
+
+@transaction.atomic
+def new_organiser_link(user, target) -> NewLogin:
+    """A superuser gives an organiser (:func:`organisers`) a new one-time link (:func:`_new_link`);
+    never to a superuser (he changes his own password)."""
+    permissions.require_appoint_organisers(user)
+    login = get_user_model().objects.select_for_update().get(pk=target.pk)
+    if not organisers().filter(pk=login.pk).exists():
+        raise ValidationError(_("%(user)s is not an organiser.") % {"user": login})
+    if login.is_superuser:
+        raise ValidationError(_("%(user)s is a superuser: he changes his password himself.") % {"user": login})
+    return _new_link(login)
 
 
 @transaction.atomic
