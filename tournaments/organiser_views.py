@@ -406,11 +406,26 @@ def pairs_import(request, tournament):
             if not report.errors:
                 messages.success(request, ngettext("%(count)s pair imported.", "%(count)s pairs imported.",
                                                    report.created) % {"count": report.created})
+                if report.seeded:
+                    return _seeded_by_rating(request, tournament, report.seeded)
                 return redirect("tournament-entries", slug=tournament.slug)
     return render(request, "tournaments/manage/import.html", {
         "tournament": tournament, "form": form, "report": report,
         "players": services.CSV_PLAYER_HEADERS, "numbers": services.CSV_NUMBER_HEADERS,
+        "ratings": services.CSV_RATING_HEADERS,
     })
+
+
+def _seeded_by_rating(request, tournament: Tournament, seeded: int):
+    """After an import with ratings: the seeding page, which shows the seeds given; they order
+    tour 1 only under the seeding by seed numbers, which the organiser chooses."""
+    messages.success(request, ngettext("%(count)s pair seeded by its rating.", "%(count)s pairs seeded by their rating.",
+                                       seeded) % {"count": seeded})
+    if tournament.seeding != Tournament.Seeding.SEEDS:
+        messages.warning(request, _("This tournament seeds tour 1: %(seeding)s. The seeds count when it seeds by the "
+                                    "organiser's seed numbers (changed on the tournament's edit page).")
+                         % {"seeding": tournament.get_seeding_display()})
+    return redirect("tournament-seeds", slug=tournament.slug)
 
 
 @organiser_page
