@@ -87,6 +87,7 @@ ACTIONS = {
     "seat": _("Seat taken on a phone"),
     "release": _("Phone released"),
     "check_in": _("Player present"),
+    "check_in_undone": _("Player's check-in undone"),
     "postpone": _("No-show postponed"),
     "deal_start": _("Deal dealt"),
     "hands": _("Hands entered"),

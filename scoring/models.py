@@ -68,9 +68,12 @@ class Partition(models.Model):
 
     @property
     def before_first_deal(self) -> bool:
-        """Nothing but check-ins is recorded yet (no lead draw, deal or no-show): the no-show
-        deadline of a score-sheet table still runs."""
-        return not self.is_finished and self.deals == 0 and not (self.state or {}).get("events")
+        """Nothing but check-ins is recorded yet (no lead draw, deal, penalty or no-show): the
+        no-show deadline of a score-sheet table still runs. A sitting (Goat, Sea Goat, points)
+        keeps its events game by game."""
+        state = self.state or {}
+        return not self.is_finished and self.deals == 0 and not any(
+            game.get("events") or game.get("current") for game in state.get("games", [state]))
 
 
 class SeatResult(models.Model):

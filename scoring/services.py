@@ -627,7 +627,7 @@ def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reas
                                 idempotency_key=idempotency_key, address=address)
 
     def into_empty(p: Partition) -> engine.GoatSitting:
-        if p.version:
+        if not p.before_first_deal:  # check-ins are no record of the sitting
             raise ValidationError(_("The partition is already recorded: only the chief referee can replace it, "
                                     "giving a reason."))
         return sitting

@@ -110,6 +110,12 @@ def seats_of(table: Table) -> list[Seat]:
     return [Seat(n, player, pair_of(n)) for n, player in enumerate(table.seats, 1)]
 
 
+def sitting_seats(table: Table, teams: bool) -> list[Seat]:
+    """The seats of a table of Goat, Sea Goat or points: in pairs A and B (``teams``), or each
+    player for himself."""
+    return [Seat(n, player, pair_of(n) if teams else "") for n, player in enumerate(table.players, 1)]
+
+
 def end_options(seats: list[Seat]) -> dict[str, list[tuple[str, Seat]]]:
     """The values of the deal-end choice (see :data:`sheet_forms.END_CHOICES`) with their seats."""
     return {end: [(f"{end}-{seat.number}", seat) for seat in seats] for end in ("domino", "fish", "false_pass")}
@@ -242,6 +248,14 @@ def sheet_missing(partition: Partition, seats: int) -> list[int]:
     return [seat for seat in range(1, seats + 1) if seat not in partition.present]
 
 
+def _check_in(partition: Partition, seats: list[Seat]) -> dict[str, Any] | None:
+    """The check-in row of a score sheet, until its first deal (a live table checks in on its
+    tablet): each seat, ticked or not (:func:`sheet_check_in`)."""
+    if getattr(partition, "live", None) is not None or not partition.before_first_deal:
+        return None
+    return {"seats": seats, "present": set(partition.present)}
+
+
 # -- the sheet -------------------------------------------------------------------------------------
 
 
@@ -299,20 +313,21 @@ def sheet(request, slug: str, number: int, table: int):
         "can_annul_no_show": can_referee_all and partition.reason == engine.Reason.NO_SHOW,
         "confirm_no_show": confirm_no_show,
         "version": partition.version,
-        # A live table checks in on its tablet.
-        "check_in": (set(partition.present) if getattr(partition, "live", None) is None and partition.before_first_deal
-                     else None),
+        "check_in": _check_in(partition, seats_of(partition.table)),
     })
 
 
 @login_required
 @require_POST
 def sheet_check_in(request, slug: str, number: int, table: int):
-    """The referee ticks a player present at a score-sheet table (:func:`scoring.live.play.check_in`)."""
+    """The referee ticks a player present at a score-sheet table (``seat``), or unticks one ticked
+    by mistake (``untick``) (:func:`scoring.live.play.check_in`)."""
     partition = _partition(request, slug, number, table, points=True)
-    seat = request.POST.get("seat", "")
+    present = "untick" not in request.POST
+    seat = request.POST.get("seat" if present else "untick", "")
     try:
-        play.check_in(request.user, partition.pk, int(seat) if seat.isdigit() else 0, address=_address(request))
+        play.check_in(request.user, partition.pk, int(seat) if seat.isdigit() else 0, present=present,
+                      address=_address(request))
     except ValidationError as refusal:
         messages.error(request, " ".join(refusal.messages))
     return redirect(_sheet_url(partition))
@@ -371,6 +386,7 @@ def goat_sheet(request, partition: Partition):
         "forms": forms, "form": forms["goat_deal"], "refused": bound is not None and bool(bound.errors),
         "can_referee_all": can_referee_all, "can_annul": can_referee_all,
         "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+        "check_in": _check_in(partition, sitting_seats(partition.table, sitting.regulations.teams)),
     })
 
 
@@ -469,6 +485,7 @@ def points_sheet(request, partition: Partition):
                    "winner": units[g.decision.winner] if g.decision and g.decision.winner else None}
                   for k, g in enumerate(sitting.games, 1) if k == 1 or g.events],
         "results": partition.seat_results.select_related("player") if partition.is_finished else (),
+        "check_in": _check_in(partition, sitting_seats(table, sitting.regulations.teams)),
     })
 
 

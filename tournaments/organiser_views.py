@@ -118,7 +118,7 @@ def tournament_edit(request, tournament):
 
 
 def _new_login_page(request, made: services.NewLogin, **context):
-    """The one answer that shows a new login's password link: kept by no cache."""
+    """The one answer that shows a login's new password link: kept by no cache."""
     link = request.build_absolute_uri(reverse("password_reset_confirm",
                                               kwargs={"uidb64": made.uidb64, "token": made.token}))
     response = render(request, "tournaments/manage/new_login.html", {"person": made.user, "link": link, **context})
@@ -161,6 +161,20 @@ def organiser_new(request):
         else:
             return _new_login_page(request, made)
     return _organisers_page(request, OrganiserForm(), form)
+
+
+@require_POST
+@login_required
+def organiser_link(request, pk: int):
+    """A new one-time link for an organiser's login (:func:`services.new_organiser_link`)."""
+    permissions.require_appoint_organisers(request.user)
+    target = get_object_or_404(get_user_model(), pk=pk)
+    try:
+        made = services.new_organiser_link(request.user, target)
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect("organisers")
+    return _new_login_page(request, made, reissued=True)
 
 
 @require_POST
@@ -211,6 +225,19 @@ def staff_new(request, tournament):
             return _new_login_page(request, made, tournament=tournament,
                                    role=Role.Kind(form.cleaned_data["kind"]).label)
     return _staff_page(request, tournament, RoleForm(), form)
+
+
+@require_POST
+@organiser_page
+def staff_link(request, tournament, pk: int):
+    """A new one-time link for a login of the staff (:func:`services.new_staff_link`)."""
+    target = get_object_or_404(get_user_model(), pk=pk)
+    try:
+        made = services.new_staff_link(request.user, tournament, target)
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect("tournament-staff", slug=tournament.slug)
+    return _new_login_page(request, made, tournament=tournament, reissued=True)
 
 
 @require_POST
@@ -379,11 +406,26 @@ def pairs_import(request, tournament):
             if not report.errors:
                 messages.success(request, ngettext("%(count)s pair imported.", "%(count)s pairs imported.",
                                                    report.created) % {"count": report.created})
+                if report.seeded:
+                    return _seeded_by_rating(request, tournament, report.seeded)
                 return redirect("tournament-entries", slug=tournament.slug)
     return render(request, "tournaments/manage/import.html", {
         "tournament": tournament, "form": form, "report": report,
         "players": services.CSV_PLAYER_HEADERS, "numbers": services.CSV_NUMBER_HEADERS,
+        "ratings": services.CSV_RATING_HEADERS,
     })
+
+
+def _seeded_by_rating(request, tournament: Tournament, seeded: int):
+    """After an import with ratings: the seeding page, which shows the seeds given; they order
+    tour 1 only under the seeding by seed numbers, which the organiser chooses."""
+    messages.success(request, ngettext("%(count)s pair seeded by its rating.", "%(count)s pairs seeded by their rating.",
+                                       seeded) % {"count": seeded})
+    if tournament.seeding != Tournament.Seeding.SEEDS:
+        messages.warning(request, _("This tournament seeds tour 1: %(seeding)s. The seeds count when it seeds by the "
+                                    "organiser's seed numbers (changed on the tournament's edit page).")
+                         % {"seeding": tournament.get_seeding_display()})
+    return redirect("tournament-seeds", slug=tournament.slug)
 
 
 @organiser_page

@@ -13,6 +13,7 @@ import io
 import re
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Any, Mapping
 
 from django.conf import settings
@@ -212,7 +213,40 @@ def _new_login(username: str, first_name: str, last_name: str) -> NewLogin:
             login.save()
     except IntegrityError:  # made at the same moment by someone else
         raise ValidationError({"username": _("The login %(username)s is taken.") % {"username": username}}) from None
+    return _link(login)
+
+
+def _link(login) -> NewLogin:
     return NewLogin(login, urlsafe_base64_encode(force_bytes(login.pk)), default_token_generator.make_token(login))
+
+
+def _new_link(login) -> NewLogin:
+    """A new one-time link for ``login`` (the link before it used, expired or lost): his password
+    is made unusable, which also ends the old link (the token is made from the password) and his
+    sessions; he chooses a new password through the new link."""
+    login.set_unusable_password()
+    login.save(update_fields=["password"])
+    return _link(login)
+
+
+@transaction.atomic
+def new_staff_link(user, tournament: Tournament, target) -> NewLogin:
+    """The organiser gives a login of his tournament's staff a new one-time link
+    (:func:`_new_link`). Only a chief referee or referee of this tournament whose login is nothing
+    else: not an organiser (here or anywhere, nor one who may create tournaments), a superuser,
+    an admin-site user, a player's account, nor staff of another tournament. Such a login is not
+    this organiser's to take over: a superuser gives it a new link."""
+    require_manage(user, tournament)
+    login = get_user_model().objects.select_for_update().get(pk=target.pk)
+    held = set(Role.objects.filter(user=login).values_list("tournament_id", "kind"))
+    if not any(held_in == tournament.pk for held_in, _kind in held):
+        raise ValidationError(_("%(user)s is not on the staff of this tournament.") % {"user": login})
+    elsewhere = any(held_in != tournament.pk for held_in, _kind in held)
+    if (login.is_superuser or login.is_staff or elsewhere or any(kind == Role.Kind.ORGANISER for _t, kind in held)
+            or permissions.can_create_tournament(login) or Player.objects.filter(user=login).exists()):
+        raise ValidationError(_("Only a superuser may give %(user)s a new link: the login is not this tournament's "
+                                "referee alone.") % {"user": login})
+    return _new_link(login)
 
 
 def _check_kind(kind: str) -> None:
@@ -259,6 +293,19 @@ def add_new_organiser(user, *, username: str, first_name: str, last_name: str) -
     made = _new_login(username, first_name, last_name)
     made.user.user_permissions.add(_create_permission())
     return made
+
+
+@transaction.atomic
+def new_organiser_link(user, target) -> NewLogin:
+    """A superuser gives an organiser (:func:`organisers`) a new one-time link (:func:`_new_link`);
+    never to a superuser (he changes his own password)."""
+    permissions.require_appoint_organisers(user)
+    login = get_user_model().objects.select_for_update().get(pk=target.pk)
+    if not organisers().filter(pk=login.pk).exists():
+        raise ValidationError(_("%(user)s is not an organiser.") % {"user": login})
+    if login.is_superuser:
+        raise ValidationError(_("%(user)s is a superuser: he changes his password himself.") % {"user": login})
+    return _new_link(login)
 
 
 @transaction.atomic
@@ -480,6 +527,7 @@ class ImportReport:
 
     created: int
     errors: tuple[tuple[int, str], ...] = ()
+    seeded: int = 0  # the pairs given a seed by their rating
 
 
 #: The names a header may give each column besides its own (``last_name_1``): English or
@@ -492,11 +540,13 @@ CSV_PLAYER_HEADERS: dict[str, tuple[str, ...]] = {
     "federation_id": ("federation id", "id федерации", "номер в федерации"),
 }
 CSV_NUMBER_HEADERS = ("number", "start number", "№", "номер", "стартовый номер")
+#: The pair's rating: the pairs rated are seeded by it, highest first (:func:`import_pairs_csv`).
+CSV_RATING_HEADERS = ("rating", "рейтинг")
 #: Columns without 1 or 2: the same for both players of the pair (a player's own column wins).
 CSV_PAIR_FIELDS = ("club", "city")
 #: The header of the template to download: the first Russian name of each column.
-CSV_TEMPLATE_HEADER = ("Номер",) + tuple(f"{CSV_PLAYER_HEADERS[f][-1].capitalize()} {n}"
-                                          for n in (1, 2) for f in PLAYER_FIELDS)
+CSV_TEMPLATE_HEADER = (("Номер",) + tuple(f"{CSV_PLAYER_HEADERS[f][-1].capitalize()} {n}"
+                                           for n in (1, 2) for f in PLAYER_FIELDS) + ("Рейтинг",))
 
 
 def _header_key(name: str) -> str:
@@ -507,6 +557,7 @@ def _header_key(name: str) -> str:
 
 def _header_names() -> dict[str, str]:
     names = {_header_key(alias): "number" for alias in CSV_NUMBER_HEADERS}
+    names.update({_header_key(alias): "rating" for alias in CSV_RATING_HEADERS})
     for field, aliases in CSV_PLAYER_HEADERS.items():
         for alias in (field, *aliases):
             for n in (1, 2):
@@ -542,7 +593,9 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
     The header names the columns, in English or Russian (:data:`CSV_PLAYER_HEADERS`):
     ``last_name_1`` and ``last_name_2`` ("Фамилия 1", "Фамилия 2") are required;
     ``first_name_N``, ``club_N``, ``city_N``, ``federation_id_N``, ``number``, and ``club`` and
-    ``city`` of both players, are optional. UTF-8 (with or without a byte order mark) or
+    ``city`` of both players, are optional. With a ``rating`` column ("Рейтинг") the pairs rated
+    are seeded for tour 1 (:func:`set_seeds`), highest rating first, a tie in file order, after
+    any seeds given before; a pair with an empty rating is not seeded. UTF-8 (with or without a byte order mark) or
     Windows-1251; commas or semicolons; any line endings. Every bad row is reported with its line; then nothing
     is imported. The file has at most ``CSV_IMPORT_MAX_SIZE`` bytes and ``CSV_IMPORT_MAX_LINES``
     lines of pairs: the whole file is read and checked before the first pair is registered.
@@ -594,27 +647,63 @@ def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportR
             errors.append((line, _("more fields than the header has columns.")))
         elif any("\x00" in (v or "") for v in row.values()):
             errors.append((line, _("a NUL character, which cannot be stored.")))
+        else:
+            try:
+                row["rating"] = _rating(row.get("rating") or "")
+            except ValidationError as error:
+                errors.append((line, error.messages[0]))
     if errors:
         return ImportReport(0, tuple(errors))
-    created = 0
+    rated = "rating" in columns and any(row["rating"] is not None for _line, row in rows)
+    if rated and _has_public_tour(tournament):
+        return ImportReport(0, ((1, _("the seeding cannot change after a tour has been published: import the file "
+                                      "without its rating column.")),))
+    created: list[tuple[Decimal | None, Pair]] = []
     try:
         with transaction.atomic():
             for line, row in rows:
                 try:
                     with transaction.atomic():
                         number = (row.get("number") or "").strip()
-                        register_pair(user, tournament,
-                                      {f: row.get(f"{f}_1") or row.get(f) for f in PLAYER_FIELDS},
-                                      {f: row.get(f"{f}_2") or row.get(f) for f in PLAYER_FIELDS},
-                                      number=_whole(number) if number else None)
-                    created += 1
+                        pair = register_pair(user, tournament,
+                                             {f: row.get(f"{f}_1") or row.get(f) for f in PLAYER_FIELDS},
+                                             {f: row.get(f"{f}_2") or row.get(f) for f in PLAYER_FIELDS},
+                                             number=_whole(number) if number else None)
+                    created.append((row.get("rating"), pair))
                 except ValidationError as error:
                     errors.append((line, " ".join(error.messages)))
             if errors:
                 raise _Rollback
+            seeds = _seeds_by_rating(tournament, created)
+            if seeds:
+                set_seeds(user, tournament, seeds)
     except _Rollback:
         return ImportReport(0, tuple(errors))
-    return ImportReport(created)
+    return ImportReport(len(created), seeded=len(seeds))
+
+
+def _seeds_by_rating(tournament: Tournament, pairs: list[tuple[Decimal | None, Pair]]) -> dict[int, int]:
+    """The seeds of the pairs just imported with a rating: highest first (a stable sort keeps a
+    tie in file order), after the seeds the tournament's pairs already have."""
+    rated = sorted(((rating, pair) for rating, pair in pairs if rating is not None), key=lambda rated: -rated[0])
+    after = Pair.objects.filter(tournament=tournament, tour__isnull=True).aggregate(top=Max("seed"))["top"] or 0
+    return {pair.pk: after + k for k, (_value, pair) in enumerate(rated, 1)}
+
+
+#: A rating as a spreadsheet writes it: a decimal comma or point, the thousands maybe grouped by a
+#: space (a no-break one in a Russian spreadsheet).
+_RATING = re.compile(r"(?:[0-9]{1,12}|[0-9]{1,3}(?:[ \u00a0\u202f][0-9]{3}){1,3})(?:[.,][0-9]{1,6})?")
+
+
+def _rating(text: str) -> Decimal | None:
+    """A rating cell: empty (the pair is not seeded by it) or a number 0 or more."""
+    value = text.strip()
+    if not value:
+        return None
+    if not _RATING.fullmatch(value):
+        raise ValidationError(_("the rating must be a number 0 or more, such as 1520 or 1520,5, not %(value)s.")
+                              % {"value": value[:COLUMN_NAME_SHOWN]})
+    return Decimal(re.sub(r"[ \u00a0\u202f]", "", value).replace(",", "."))
 
 
 class _Rollback(Exception):

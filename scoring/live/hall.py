@@ -17,7 +17,7 @@ from typing import Any
 
 from scoring import engine, labels, pipeline, services
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-from scoring.sheet_views import Seat, seats_of, sheet_missing, sheet_no_show_deadline
+from scoring.sheet_views import Seat, seats_of, sheet_missing, sheet_no_show_deadline, sitting_seats
 from tournaments.models import Table, Tour
 
 from . import clock
@@ -144,7 +144,7 @@ def _goat_row(table: Table, now: datetime.datetime) -> HallTable:
     partition = table.partition
     sitting = services.engine_sitting(partition)
     rules, game, totals = sitting.regulations, sitting.game, sitting.totals()
-    seats = [Seat(n, player, engine.pair_of(n) if rules.teams else "") for n, player in enumerate(table.players, 1)]
+    seats = sitting_seats(table, rules.teams)
     over = partition.is_finished
     ranked = totals.games_won if rules.game == engine.Game.SEA_GOAT else totals.game_points
     units = [HallUnit([seats[seat - 1] for seat in engine.seats_of_unit(k, rules)], ranked[k] if over else score,

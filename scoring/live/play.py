@@ -235,24 +235,31 @@ def _present(step: Step, seat: int) -> None:
             step.kind.begin(step)
 
 
-def check_in(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
+def check_in(user, partition_id: int, seat: int, *, present: bool = True, address: str | None = None) -> Partition:
     """The referee ticks a player present: at a live table, or at a score-sheet table before its
     first deal, where it only tells the chief referee who is still missing (nothing is recorded
-    by the clock there: the referee records a no-show on the sheet)."""
+    by the clock there: the referee records a no-show on the sheet). ``present=False`` unticks a
+    player ticked by mistake, at a score-sheet table only (a live table's clock has acted on it)."""
     if seat not in engine.SEATS:
         raise ValidationError(_("A seat is 1 to 4."))
     def act(step: Step) -> None:
         if seat > step.seats:
             raise ValidationError(_("Nobody sits at seat %(seat)s of this table.") % {"seat": seat})
         if step.is_live:
+            if not present:
+                raise ValidationError(_("A live table keeps its check-in: the referee postpones the no-show or "
+                                        "records it."))
             _present(step, seat)
             return
         partition = step.partition
         if not partition.before_first_deal:
             raise ValidationError(_("The partition has begun: check-in is over."))
-        if seat not in partition.present:
+        if present and seat not in partition.present:
             partition.present = sorted([*partition.present, seat])
             step.record("check_in", {"seat": seat})
+        elif not present and seat in partition.present:
+            partition.present = [ticked for ticked in partition.present if ticked != seat]
+            step.record("check_in_undone", {"seat": seat})
 
     return change(partition_id, Actor(user, address=address), _referee, act)
 

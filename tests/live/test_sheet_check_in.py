@@ -14,7 +14,7 @@ from builders import refereed_tour
 from livetools import login
 from scoring import services
 from scoring.live import play
-from scoring.models import LiveEvent, Partition
+from scoring.models import LiveEvent, LiveTable, Partition
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +108,45 @@ def test_the_check_in_in_russian(started):
     assert "Явка" in sheet and "Отметьте каждого пришедшего игрока" in sheet
     chief = plain(login(started["chief"]).get("/tournaments/cup/manage/tours/1/chief/"))
     assert "протокол: по часам ничего не записывается, неявку записывает судья" in chief
+
+
+def test_a_tick_made_by_mistake_is_unticked_audited_and_the_chief_sees_him_missing(started):
+    pk, ref, table = started["p1"].pk, login(started["ref"]), started["table"]
+    for seat in ("1", "2", "3", "4"):
+        ref.post(SHEET + "check-in/", {"seat": seat})
+    assert "Table 1 · deadline" not in plain(login(started["chief"]).get(CHIEF))
+    page = plain(ref.post(SHEET + "check-in/", {"untick": "4"}, follow=True))
+    assert f"3 {table.seat3} present · untick 4 {table.seat4} Present" in page
+    chief = plain(login(started["chief"]).get(CHIEF))
+    assert f"Table 1 · deadline" in chief and f"missing: 4 {table.seat4}" in chief
+    partition = Partition.objects.get(pk=pk)
+    assert partition.present == [1, 2, 3] and partition.version == 5
+    change = partition.changes.get(version=5)
+    assert (change.action, change.data["seat"], change.user.username) == ("check_in_undone", 4, "ref")
+    assert "Player&#x27;s check-in undone" in ref.get(SHEET + "history/").content.decode()
+    assert list(LiveEvent.objects.filter(partition=pk).values_list("kind", flat=True))[-1] == "check_in_undone"
+    play.check_in(started["ref"], pk, 4, present=False)  # not ticked: nothing recorded
+    assert Partition.objects.get(pk=pk).version == 5
+
+
+def test_an_untick_is_the_tables_referees_before_the_first_deal_only(started):
+    pk = started["p1"].pk
+    play.check_in(started["ref"], pk, 1)
+    with pytest.raises(PermissionDenied):
+        play.check_in(started["other"], pk, 1, present=False)
+    services.record(started["ref"], pk, "lead", {"seat": 1})
+    response = login(started["ref"]).post(SHEET + "check-in/", {"untick": "1"}, follow=True)
+    assert "The partition has begun: check-in is over." in plain(response)
+    assert Partition.objects.get(pk=pk).present == [1]
+
+
+def test_a_live_table_keeps_its_check_in(db, frozen):
+    world = refereed_tour(target=100)
+    world["tour"].play_mode = "refereed"
+    world["tour"].save(update_fields=["play_mode"])
+    play.start_tour(world["chief"], world["tour"])
+    pk = world["p1"].pk
+    play.check_in(world["ref"], pk, 2)
+    with pytest.raises(ValidationError, match="A live table keeps its check-in"):
+        play.check_in(world["ref"], pk, 2, present=False)
+    assert LiveTable.objects.get(pk=pk).present == [2]

@@ -277,6 +277,50 @@ def test_csv_import_refuses_the_whole_file_and_lists_the_bad_lines(client, cup, 
     assert "Line 1:" in text and "missing columns: last_name_1, last_name_2" in text
 
 
+RATED_CSV = """Фамилия 1;Фамилия 2;Рейтинг
+Аксенов;Белов;1480
+Волков;Гусев;1 520,5
+Дронов;Ершов;
+Жуков;Зуев;1600
+"""
+
+
+def test_csv_import_with_ratings_seeds_tour_1_and_the_draw_follows(client, cup, organiser):
+    login(client, organiser)
+    assert "Рейтинг" in page(client.get("/tournaments/cup/manage/import/"))  # the column is explained
+    assert client.get("/en/tournaments/cup/manage/import/template.csv").content.decode("utf-8-sig").rstrip().endswith(
+        ";Рейтинг")
+    response = upload(client, RATED_CSV, "cp1251")
+    assert response.redirect_chain[-1][0] == "/en/tournaments/cup/manage/seeding/"
+    text = page(response)
+    assert "4 pairs imported." in text and "3 pairs seeded by their rating." in text
+    assert "This tournament seeds tour 1: By start numbers. The seeds count when" in text
+    seeded = dict(Pair.objects.filter(tournament=cup).values_list("first__last_name", "seed"))
+    assert [seeded[name] for name in ("Жуков", "Волков", "Аксенов", "Дронов")] == [1, 2, 3, None]
+    zhukov = Pair.objects.get(tournament=cup, first__last_name="Жуков")
+    assert f'name="seed_{zhukov.pk}" value="1"' in text  # the seeding page shows them
+    # Under the seeding by seed numbers, Swiss tour 1 seats seed 1 against seed n/2+1 (of 9 pairs:
+    # the 5 before, by start number, follow the 3 seeded).
+    cup.seeding = Tournament.Seeding.SEEDS
+    cup.save(update_fields=["seeding"])
+    tour = tours.generate_tour(organiser, cup)
+    first = tour.tables.get(number=1)
+    assert first.pair_a == zhukov and first.pair_b.number == 2
+
+
+def test_csv_import_with_a_bad_rating_lists_the_line_in_russian_and_imports_nothing(client, cup, organiser):
+    login(client, organiser)
+    file = SimpleUploadedFile("pairs.csv", (RATED_CSV + "Исаев;Котов;высокий\n").encode("cp1251"))
+    text = page(client.post("/tournaments/cup/manage/import/", {"file": file}, follow=True))
+    assert "Строка 6: рейтинг должен быть числом от 0, например 1520 или 1520,5, а не высокий." in text
+    assert Pair.objects.filter(tournament=cup).count() == 5 and not Pair.objects.filter(seed__isnull=False).exists()
+    file = SimpleUploadedFile("pairs.csv", RATED_CSV.encode("utf-8"))
+    cup.seeding = Tournament.Seeding.SEEDS
+    cup.save(update_fields=["seeding"])
+    text = page(client.post("/tournaments/cup/manage/import/", {"file": file}, follow=True))
+    assert "По рейтингу посеяны 3 пары." in text and "Номера посева действуют, когда турнир" not in text
+
+
 def test_csv_import_refuses_a_file_that_is_not_a_file(client, cup, organiser):
     response = login(client, organiser).post("/en/tournaments/cup/manage/import/", {})
     assert "This field is required." in page(response)

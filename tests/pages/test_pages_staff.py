@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from builders import user
-from tournaments import permissions
+from tournaments import permissions, services
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +88,64 @@ def test_the_staff_page_speaks_russian(client, cup, organiser):
     assert "Новый логин" in client.get("/tournaments/cup/manage/staff/").content.decode()
     text = client.post("/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).content.decode()
     assert "показывается только один раз" in text and "http://testserver/accounts/reset/" in text
+
+
+def test_the_organiser_gives_a_referee_a_new_link_from_the_staff_page(client, cup, organiser, referee):
+    client.force_login(organiser)
+    staff = client.get("/en/tournaments/cup/manage/staff/").content.decode()
+    url = f"/en/tournaments/cup/manage/staff/{referee.pk}/link/"
+    assert f'action="{url}"' in staff and "New password link" in staff
+    # Not on the organiser's own row: his login is not his to reissue here.
+    assert f"/manage/staff/{organiser.pk}/link/" not in staff
+    response = client.post(url)
+    text = response.content.decode()
+    assert response.status_code == 200 and "no-store" in response["Cache-Control"]
+    assert "A new password link" in text and "His password and his earlier link no longer work." in text
+    link = link_in(text)
+    client.logout()
+    assert not client.login(username="ref", password="pw-ref")  # his old password stopped
+    form = client.get(link, follow=True)
+    assert form.context["validlink"] and "Your login is ref" in form.content.decode()
+    client.post(form.redirect_chain[-1][0], {"new_password1": "Domino-2026!", "new_password2": "Domino-2026!"})
+    assert client.login(username="ref", password="Domino-2026!")
+
+
+def test_a_new_link_refused_on_the_staff_page_says_why_and_changes_nothing(client, cup, organiser, referee):
+    root = user("root", superuser=True)
+    services.add_role(organiser, cup, "root", "referee")
+    client.force_login(organiser)
+    response = client.post(f"/en/tournaments/cup/manage/staff/{root.pk}/link/", follow=True)
+    assert "Only a superuser may give root a new link" in response.content.decode()
+    assert "/accounts/reset/" not in response.content.decode()
+    stranger = user("stranger")
+    response = client.post(f"/en/tournaments/cup/manage/staff/{stranger.pk}/link/", follow=True)
+    assert "stranger is not on the staff of this tournament." in response.content.decode()
+    assert client.post("/en/tournaments/cup/manage/staff/99999/link/").status_code == 404
+    client.force_login(referee)  # a referee may not
+    assert client.post(f"/en/tournaments/cup/manage/staff/{referee.pk}/link/").status_code == 403
+    assert client.get(f"/en/tournaments/cup/manage/staff/{referee.pk}/link/").status_code == 405
+    for login, password in ((root, "pw-root"), (referee, "pw-ref"), (stranger, "pw-stranger")):
+        assert get_user_model().objects.get(pk=login.pk).check_password(password)
+
+
+def test_a_superuser_gives_an_organiser_a_new_link(client, organiser):
+    url = f"/en/manage/organisers/{organiser.pk}/link/"
+    client.force_login(organiser)
+    assert client.post(url).status_code == 403
+    root = user("root", superuser=True)
+    client.force_login(root)
+    page = client.get("/en/manage/organisers/").content.decode()
+    assert f'action="{url}"' in page
+    text = client.post(url).content.decode()
+    assert "A new password link" in text and link_in(text).startswith("/en/accounts/reset/")
+    assert not get_user_model().objects.get(pk=organiser.pk).has_usable_password()
+    response = client.post(f"/en/manage/organisers/{root.pk}/link/", follow=True)
+    assert "root is not an organiser." in response.content.decode()
+    assert get_user_model().objects.get(pk=root.pk).check_password("pw-root")
+
+
+def test_the_new_link_speaks_russian(client, cup, organiser, referee):
+    client.force_login(organiser)
+    assert "Новая ссылка для пароля" in client.get("/tournaments/cup/manage/staff/").content.decode()
+    text = client.post(f"/tournaments/cup/manage/staff/{referee.pk}/link/").content.decode()
+    assert "Его пароль и прежняя ссылка больше не действуют." in text and "http://testserver/accounts/reset/" in text

@@ -115,8 +115,8 @@ def test_a_player_column_wins_over_the_pairs_and_a_column_named_twice_is_refused
     assert imported(cup, "фамилия 1;фамилия 2;клуб;клуб 2\nА;Б;Общий;Свой\n").created == 1
     pair = Pair.objects.get(tournament=cup)
     assert (pair.first.club, pair.second.club) == ("Общий", "Свой")
-    report = imported(cup, "Фамилия 1;last_name_1;Фамилия 2;Рейтинг\nВ;В;Г;5\n")
-    assert report.errors == ((1, "unknown columns: Рейтинг; columns named twice: last_name_1"),)
+    report = imported(cup, "Фамилия 1;last_name_1;Фамилия 2;Разряд\nВ;В;Г;5\n")
+    assert report.errors == ((1, "unknown columns: Разряд; columns named twice: last_name_1"),)
     assert Pair.objects.filter(tournament=cup).count() == 1
 
 
@@ -124,12 +124,57 @@ def test_the_template_round_trips_through_the_import(cup):
     template = services.csv_template()
     assert template.startswith(b"\xef\xbb\xbf") and template.decode("utf-8-sig").startswith("Номер;Фамилия 1;Имя 1;")
     header = template.decode("utf-8-sig").rstrip("\r\n").split(";")
-    assert len(header) == 11
+    assert len(header) == 12 and header[-1] == "Рейтинг"
     rows = {"Номер": "2", "Фамилия 1": "Иванов", "Имя 1": "Иван", "Клуб 1": "Спартак", "Город 1": "Тверь",
             "Номер в федерации 1": "RU-5", "Фамилия 2": "Петров", "Имя 2": "Пётр", "Клуб 2": "Кости",
-            "Город 2": "Тула", "Номер в федерации 2": "RU-6"}
+            "Город 2": "Тула", "Номер в федерации 2": "RU-6", "Рейтинг": "1520,5"}
     filled = template + (";".join(rows[h] for h in header) + "\r\n").encode()
-    assert imported(cup, filled).created == 1
+    assert imported(cup, filled) == services.ImportReport(1, seeded=1)
     pair = Pair.objects.get(tournament=cup, number=2)
+    assert pair.seed == 1
     assert [(p.last_name, p.first_name, p.club, p.city, p.federation_id) for p in pair.players] == [
         ("Иванов", "Иван", "Спартак", "Тверь", "RU-5"), ("Петров", "Пётр", "Кости", "Тула", "RU-6")]
+
+
+# -- the rating column: the seeds of tour 1 -----------------------------------------------------------
+
+
+def seeds(cup) -> dict[str, int | None]:
+    return dict(Pair.objects.filter(tournament=cup).values_list("first__last_name", "seed"))
+
+
+def test_a_rating_column_seeds_the_pairs_highest_first_ties_in_file_order(cup):
+    text = ("Фамилия 1;Фамилия 2;Рейтинг\r\n"
+            "Аксенов;Б;1480\r\nВолков;Г;1 520,5\r\nДронов;Е;\r\nЖуков;З;1520.50\r\nИльин;К;1\u00a0600\r\n"
+            "Лосев;М;0\r\n")
+    assert imported(cup, text) == services.ImportReport(6, seeded=5)
+    # 1600 first; 1520.5 twice, in file order; the pair without a rating is not seeded.
+    assert seeds(cup) == {"Ильин": 1, "Волков": 2, "Жуков": 3, "Аксенов": 4, "Лосев": 5, "Дронов": None}
+
+
+def test_a_later_import_seeds_after_the_seeds_given_and_an_english_header_too(cup):
+    imported(cup, "last_name_1,last_name_2,rating\nА,Б,10\nВ,Г,20\n")
+    assert imported(cup, 'last_name_1,last_name_2,Rating\nД,Е,"30,5"\nЖ,З,5\n') == services.ImportReport(2, seeded=2)
+    assert seeds(cup) == {"В": 1, "А": 2, "Д": 3, "Ж": 4}
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "1e3", "15 20", "1,2,3", "١٢", "½", "12,"])
+def test_a_bad_rating_is_a_numbered_line_and_nothing_is_imported(cup, value):
+    report = imported(cup, f"Фамилия 1;Фамилия 2;Рейтинг\nА;Б;1500\nВ;Г;{value}\nД;Е;x\n")
+    assert report == services.ImportReport(0, (
+        (3, f"the rating must be a number 0 or more, such as 1520 or 1520,5, not {value}."),
+        (4, "the rating must be a number 0 or more, such as 1520 or 1520,5, not x.")))
+    assert nothing_imported(cup)
+
+
+def test_ratings_are_refused_once_a_tour_is_published_late_entries_without_them_are_not(cup):
+    from tournaments import tours
+
+    imported(cup, "Фамилия 1;Фамилия 2\nА;Б\nВ;Г\n")
+    tours.publish_tour(cup.created_by, tours.generate_tour(cup.created_by, cup))
+    report = imported(cup, "Фамилия 1;Фамилия 2;Рейтинг\nД;Е;1500\n")
+    assert report.errors == ((1, "the seeding cannot change after a tour has been published: import the file "
+                                 "without its rating column."),)
+    assert Pair.objects.filter(tournament=cup).count() == 2
+    assert imported(cup, "Фамилия 1;Фамилия 2;Рейтинг\nД;Е;\n") == services.ImportReport(1)
+    assert seeds(cup)["Д"] is None

@@ -139,6 +139,9 @@ ACTIONS: dict[str, Action] = {
                                             last_name="Ильина", kind="referee"), "org",
         page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/manage/staff/new/", {
             "username": f"page-{s.slug}", "first_name": "Анна", "last_name": "Ильина", "kind": "referee"})),
+    "give a staff login a new password link": Action(
+        lambda u, s: services.new_staff_link(u, s.tournament, s.ref), "org",
+        page=lambda c, s: c.post(f"/en/tournaments/{s.slug}/manage/staff/{s.ref.pk}/link/")),
     "take a role away": Action(
         lambda u, s: services.remove_role(u, _role(s)), "org",
         api=lambda c, s: c.delete(f"/api/tournaments/{s.slug}/roles/{_role(s).pk}/")),
@@ -340,7 +343,8 @@ def test_only_a_superuser_appoints_organisers(world, role):
     before = snapshot()
     for appoint in (lambda: services.appoint_organiser(who, outsider.username),
                     lambda: services.add_new_organiser(who, username="new-org", first_name="Анна", last_name="Ильина"),
-                    lambda: services.dismiss_organiser(who, world.south.org)):
+                    lambda: services.dismiss_organiser(who, world.south.org),
+                    lambda: services.new_organiser_link(who, world.south.org)):
         with pytest.raises(PermissionDenied):
             appoint()
     client = _page_client(who)
@@ -348,7 +352,8 @@ def test_only_a_superuser_appoints_organisers(world, role):
                      client.post("/en/manage/organisers/", {"username": outsider.username}),
                      client.post("/en/manage/organisers/new/", {"username": "new-org", "first_name": "Анна",
                                                                 "last_name": "Ильина"}),
-                     client.post(f"/en/manage/organisers/{world.south.org.pk}/dismiss/")):
+                     client.post(f"/en/manage/organisers/{world.south.org.pk}/dismiss/"),
+                     client.post(f"/en/manage/organisers/{world.south.org.pk}/link/")):
         assert response.status_code == (403 if who.is_authenticated else 302), (role, response.status_code)
     assert snapshot() == before
     assert not permissions.can_create_tournament(type(outsider).objects.get(pk=outsider.pk))
