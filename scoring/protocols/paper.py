@@ -4,17 +4,23 @@ protocols (:mod:`.rendering`).
 
 A table's form depends on its game (:data:`FORMS`): a sports partition has deal rows with each
 pair's points and running totals; a Goat, Sea Goat or points table has, game by game, the deal
-rows with each seat's hand value and running total."""
+rows with each seat's hand value and running total.
+
+A large tour's forms are laid out by a worker (:func:`tour_forms` with ``laid_out``, sent by
+:mod:`.batches`), chunk by chunk, then joined into one PDF."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from scoring.engine import Game, Regulations
 from tournaments import permissions
@@ -29,6 +35,11 @@ SPORTS_ROWS = 24
 SITTING_ROWS = 14
 #: Empty rows of the penalties and violations section.
 PENALTY_ROWS = 5
+#: A tour of at most this many tables gets its forms in the request (a few seconds); a larger
+#: one is laid out by a Celery worker while its page shows the progress (:mod:`.batches`).
+DIRECT_TABLES = 16
+#: Tables laid out in one WeasyPrint document: the progress moves after each such chunk.
+CHUNK_TABLES = 8
 
 
 @dataclass(frozen=True)
@@ -74,18 +85,16 @@ def _sheet_url(base_url: str, table: Table) -> str:
                                                          table.number])
 
 
-def _render(template: str, context: dict[str, Any]) -> bytes:
+def _html(template: str, context: dict[str, Any]) -> str:
     with translation.override(rendering.PDF_LANGUAGE):
-        html = render_to_string(template, {**context, "font_dir": rendering.FONT_DIR.as_uri(),
+        return render_to_string(template, {**context, "font_dir": rendering.FONT_DIR.as_uri(),
                                            "sheet_css": rendering.SHEET_CSS.as_uri()})
-    return rendering.render_pdf(html)
 
 
-def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
-    """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
-    The tour's staff only."""
+def _forms_chunks(tour: Tour, base_url: str) -> list[tuple[int, str]]:
+    """The HTML of the forms of ``tour``, :data:`CHUNK_TABLES` tables a document, each with its
+    number of tables."""
     tournament = tour.tournament
-    permissions.require_staff(user, tournament)
     rules = tournament.rules
     form = FORMS[rules.game]
     forms = []
@@ -93,9 +102,47 @@ def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
         url = _sheet_url(base_url, table)
         forms.append({"table": table, "seats": _seats(table), "referee_name": person_name(table.referee),
                       "sheet_url": url, "qr": rendering.qr_svg(url, scale=2), **form.context(table, rules)})
-    return _render("protocols/paper/forms.html", {
-        "tournament": tournament, "tour": tour, "rules": rules, "forms": forms, "form_template": form.template,
-        "penalty_rows": range(1, PENALTY_ROWS + 1)})
+    context = {"tournament": tournament, "tour": tour, "rules": rules, "form_template": form.template,
+               "penalty_rows": range(1, PENALTY_ROWS + 1)}
+    return [(len(chunk), _html("protocols/paper/forms.html", {**context, "forms": chunk}))
+            for chunk in (forms[i:i + CHUNK_TABLES] for i in range(0, len(forms), CHUNK_TABLES))]
+
+
+def _snapshot(chunks: list[tuple[int, str]]) -> str:
+    digest = hashlib.sha256()
+    for _tables, html in chunks:
+        digest.update(html.encode())
+    return digest.hexdigest()
+
+
+def forms_snapshot(tour: Tour, *, base_url: str) -> str:
+    """The state of the paper of ``tour``: the hash of its forms' HTML, so it changes with
+    anything they print (tables, seats, names, referees, the rules, the planned start) and with
+    nothing else."""
+    return _snapshot(_forms_chunks(tour, base_url))
+
+
+def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
+               laid_out: Callable[[int], None] | None = None) -> bytes:
+    """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
+    The tour's staff only. ``snapshot``: only if the forms are still those of that state (else
+    a ValidationError, code ``changed``); ``laid_out``: told the number of tables laid out so far
+    after each chunk of them (a worker's progress)."""
+    permissions.require_staff(user, tour.tournament)
+    chunks = _forms_chunks(tour, base_url)
+    if not chunks:
+        raise ValidationError(_("The tour has no tables."))
+    if snapshot is not None and _snapshot(chunks) != snapshot:
+        raise ValidationError(_("The tour changed since its paper was asked for."), code="changed")
+    tables = 0
+
+    def counted(index: int) -> None:
+        nonlocal tables
+        tables += chunks[index][0]
+        if laid_out is not None:
+            laid_out(tables)
+
+    return rendering.render_joined_pdf([html for _tables, html in chunks], laid_out=counted)
 
 
 def seating_list(user, tour: Tour) -> bytes:
@@ -106,6 +153,6 @@ def seating_list(user, tour: Tour) -> bytes:
     players = sorted(({"player": seat["player"], "table": table, "seat": seat["seat"]}
                       for table, seats in tables for seat in seats),
                      key=lambda p: (str(p["player"]).casefold(), p["table"].number))
-    return _render("protocols/paper/seating.html", {
+    return rendering.render_pdf(_html("protocols/paper/seating.html", {
         "tournament": tour.tournament, "tour": tour, "players": players,
-        "tables": [{"table": table, "seats": seats} for table, seats in tables]})
+        "tables": [{"table": table, "seats": seats} for table, seats in tables]}))
