@@ -11,7 +11,6 @@ A large tour's forms are laid out by a worker (:func:`tour_forms` with ``laid_ou
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,7 @@ from scoring.engine import Game, Regulations
 from tournaments import permissions
 from tournaments.models import Table, Tour
 
-from . import rendering
+from . import rendering, sheets
 from .sheets import person_name
 
 #: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.
@@ -91,14 +90,14 @@ def _html(template: str, context: dict[str, Any]) -> str:
                                            "sheet_css": rendering.SHEET_CSS.as_uri()})
 
 
-def _forms_chunks(tour: Tour, base_url: str) -> list[tuple[int, str]]:
-    """The HTML of the forms of ``tour``, :data:`CHUNK_TABLES` tables a document, each with its
+def _forms_chunks(tour: Tour, tables: list[Table], base_url: str) -> list[tuple[int, str]]:
+    """The HTML of the forms of ``tables``, :data:`CHUNK_TABLES` tables a document, each with its
     number of tables."""
     tournament = tour.tournament
     rules = tournament.rules
     form = FORMS[rules.game]
     forms = []
-    for table in _tables(tour):
+    for table in tables:
         url = _sheet_url(base_url, table)
         forms.append({"table": table, "seats": _seats(table), "referee_name": person_name(table.referee),
                       "sheet_url": url, "qr": rendering.qr_svg(url, scale=2), **form.context(table, rules)})
@@ -108,18 +107,19 @@ def _forms_chunks(tour: Tour, base_url: str) -> list[tuple[int, str]]:
             for chunk in (forms[i:i + CHUNK_TABLES] for i in range(0, len(forms), CHUNK_TABLES))]
 
 
-def _snapshot(chunks: list[tuple[int, str]]) -> str:
-    digest = hashlib.sha256()
-    for _tables, html in chunks:
-        digest.update(html.encode())
-    return digest.hexdigest()
+def _snapshot(tour: Tour, tables: list[Table], base_url: str) -> str:
+    seats = [(table.number, person_name(table.referee),
+              [(s["seat"], s["player"].pk, str(s["player"]), s["pair"].number if s["pair"] else None)
+               for s in _seats(table)]) for table in tables]
+    return sheets.snapshot_of("paper", tour.pk, tour.tournament.name, tour.number, tour.planned_start,
+                              tour.tournament.rules.to_dict(), base_url, seats)
 
 
 def forms_snapshot(tour: Tour, *, base_url: str) -> str:
-    """The state of the paper of ``tour``: the hash of its forms' HTML, so it changes with
-    anything they print (tables, seats, names, referees, the rules, the planned start) and with
-    nothing else."""
-    return _snapshot(_forms_chunks(tour, base_url))
+    """The state of the paper of ``tour``: a hash of what its forms print (the tables, their
+    seats, players, pairs and referees, the rules, the planned start, the site's address), one
+    query, however many tables."""
+    return _snapshot(tour, _tables(tour), base_url)
 
 
 def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
@@ -129,18 +129,19 @@ def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
     a ValidationError, code ``changed``); ``laid_out``: told the number of tables laid out so far
     after each chunk of them (a worker's progress)."""
     permissions.require_staff(user, tour.tournament)
-    chunks = _forms_chunks(tour, base_url)
-    if not chunks:
+    tables = _tables(tour)
+    if not tables:
         raise ValidationError(_("The tour has no tables."))
-    if snapshot is not None and _snapshot(chunks) != snapshot:
+    if snapshot is not None and _snapshot(tour, tables, base_url) != snapshot:
         raise ValidationError(_("The tour changed since its paper was asked for."), code="changed")
-    tables = 0
+    chunks = _forms_chunks(tour, tables, base_url)
+    done = 0
 
     def counted(index: int) -> None:
-        nonlocal tables
-        tables += chunks[index][0]
+        nonlocal done
+        done += chunks[index][0]
         if laid_out is not None:
-            laid_out(tables)
+            laid_out(done)
 
     return rendering.render_joined_pdf([html for _tables, html in chunks], laid_out=counted)
 
