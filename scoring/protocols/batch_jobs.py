@@ -20,6 +20,10 @@ from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 from . import paper
 from .issuing import issue_partition_protocol, issue_tour_protocol
 
+#: A batch at work that counted no table for this long has stalled (a worker died with its task,
+#: or the broker lost it): its page offers to resume it.
+BATCH_STALL_SECONDS = 30
+
 
 def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = None) -> bool:
     """Make one table's document of a batch (reusing the one issued for the same state) and count
@@ -94,11 +98,16 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
 
 def make_paper(batch_id: int) -> ProtocolBatch:
     """Lay out a paper batch's forms into its PDF, its progress moving after each chunk of tables
-    (never back, nor counted twice, when a second run overlaps the first), and store it once.
+    (never back, nor counted twice, when a second run overlaps the first), and store it once. A
+    run while the batch is moving leaves it to the run moving it.
     Forms changed since the batch was asked for supersede it; a starter no longer of the staff
     fails it."""
     batch = ProtocolBatch.objects.select_related("tour__tournament", "created_by").defer("archive").get(pk=batch_id)
     if batch.status not in ProtocolBatch.ACTIVE:
+        return batch
+    if batch.done and batch.progressed_at and (timezone.now() - batch.progressed_at).total_seconds() < BATCH_STALL_SECONDS:
+        # Another run is laying it out (on Redis a message not acknowledged within the visibility
+        # timeout is delivered again, and a large tour on a busy server may take longer).
         return batch
     active = ProtocolBatch.objects.filter(pk=batch_id, status__in=ProtocolBatch.ACTIVE)
 

@@ -18,12 +18,8 @@ from tournaments import permissions
 from tournaments.models import Tour
 
 from . import paper, signing, tasks
+from .batch_jobs import BATCH_STALL_SECONDS
 from .sheets import tour_snapshot
-
-
-#: A batch at work that counted no table for this long has stalled (a worker died with its task,
-#: or the broker lost it): its page offers to resume it.
-BATCH_STALL_SECONDS = 30
 
 
 def _start(user, tour: Tour, kind: str, *, snapshot: str, total: int, base_url: str,
@@ -93,18 +89,20 @@ def start_paper_batch(user, tour_id: int, *, base_url: str, queue: str | None = 
 def resume_tour_batch(user, batch_id: int, *, queue: str | None = None) -> ProtocolBatch:
     """Send again the work of a batch still at work: its tables not yet done, or its ZIP; the
     paper's layout. Harmless when they are only slow: a table is counted once, a document made
-    once for one state, a batch stored once."""
+    once for one state, the paper laid out by one run while it moves."""
     with transaction.atomic():
         batch = ProtocolBatch.objects.select_for_update().defer("archive").select_related("tour__tournament").get(
             pk=batch_id)
         require_batch_access(user, batch)
         if batch.status not in ProtocolBatch.ACTIVE:
             raise ValidationError(_("This batch is not at work: there is nothing to resume."))
-        batch.progressed_at = timezone.now()
-        batch.save(update_fields=["progressed_at"])
         if batch.kind == ProtocolBatch.Kind.PAPER:
+            # Its progress is left as it is: a batch with tables laid out is laid out again only once
+            # it stopped moving.
             transaction.on_commit(lambda: tasks.send_paper_task(batch.pk, queue=queue))
         else:
+            batch.progressed_at = timezone.now()
+            batch.save(update_fields=["progressed_at"])
             pending = list(batch.items.filter(done_at__isnull=True).values_list("partition_id", flat=True))
             assemble = batch.status == ProtocolBatch.Status.ASSEMBLING
             transaction.on_commit(lambda: tasks.send_batch_tasks(batch.pk, pending, assemble=assemble, queue=queue))

@@ -90,8 +90,14 @@ def test_a_paper_batch_lays_out_every_table_into_one_pdf_with_progress(world, ea
 def test_a_second_run_over_the_first_counts_each_table_once(world):
     with transaction.atomic():  # its task is lost: run here, as if twice
         batch = start(world["org"], world)
-    # A first run laid out table 1 and died; the second lays out both again.
-    ProtocolBatch.objects.filter(pk=batch.pk).update(done=1)
+    # A first run laid out table 1 and is still moving: the same task delivered again leaves it be.
+    ProtocolBatch.objects.filter(pk=batch.pk).update(done=1, progressed_at=timezone.now())
+    batch_jobs.make_paper(batch.pk)
+    batch.refresh_from_db()
+    assert (batch.status, batch.done, batch.archive) == ("running", 1, None)
+    # The first run died: the next lays both tables out again, counting table 1 once.
+    ProtocolBatch.objects.filter(pk=batch.pk).update(
+        progressed_at=timezone.now() - datetime.timedelta(seconds=protocols.BATCH_STALL_SECONDS + 1))
     batch_jobs.make_paper(batch.pk)
     batch.refresh_from_db()
     assert (batch.status, batch.done, batch.total) == ("ready", 2, 2)
