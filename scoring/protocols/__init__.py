@@ -16,6 +16,6 @@ __all__ = [
     "BATCH_STALL_SECONDS", "Status", "Verification", "batch_progress", "confirm", "confirmation_state",
     "describe", "document_state", "documents_of", "final_sheet", "issue_final_protocol",
     "issue_partition_protocol", "issue_tour_protocol", "normalise_code", "partition_sheet", "required_seats",
-    "resume_tour_batch", "set_pin", "site_url", "start_paper_batch", "start_tour_batch", "tour_sheet", "tour_snapshot", "verify_code",
-    "verify_pdf",
+    "resume_tour_batch", "set_pin", "site_url", "start_paper_batch", "start_tour_batch", "tour_sheet", "tour_snapshot",
+    "verify_code", "verify_pdf",
 ]

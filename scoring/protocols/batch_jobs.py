@@ -99,13 +99,13 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
 def make_paper(batch_id: int) -> ProtocolBatch:
     """Lay out a paper batch's forms into its PDF, its progress moving after each chunk of tables
     (never back, nor counted twice, when a second run overlaps the first), and store it once. A
-    run while the batch is moving leaves it to the run moving it.
-    Forms changed since the batch was asked for supersede it; a starter no longer of the staff
-    fails it."""
+    run while the batch is moving leaves it to the run moving it. Forms changed since the batch
+    was asked for supersede it; a starter no longer of the staff fails it."""
     batch = ProtocolBatch.objects.select_related("tour__tournament", "created_by").defer("archive").get(pk=batch_id)
     if batch.status not in ProtocolBatch.ACTIVE:
         return batch
-    if batch.done and batch.progressed_at and (timezone.now() - batch.progressed_at).total_seconds() < BATCH_STALL_SECONDS:
+    moved = batch.progressed_at or batch.created_at
+    if batch.done and (timezone.now() - moved).total_seconds() < BATCH_STALL_SECONDS:
         # Another run is laying it out (on Redis a message not acknowledged within the visibility
         # timeout is delivered again, and a large tour on a busy server may take longer).
         return batch
@@ -117,8 +117,8 @@ def make_paper(batch_id: int) -> ProtocolBatch:
             active.update(status=ProtocolBatch.Status.ASSEMBLING)
 
     try:
-        pdf = paper.tour_forms(batch.created_by or AnonymousUser(), batch.tour, base_url=batch.base_url, snapshot=batch.snapshot,
-                               laid_out=laid_out)
+        pdf = paper.tour_forms(batch.created_by or AnonymousUser(), batch.tour, base_url=batch.base_url,
+                               snapshot=batch.snapshot, laid_out=laid_out)
     except PermissionDenied as refusal:
         fail_batch(batch_id, str(refusal))
         return batch

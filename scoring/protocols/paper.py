@@ -143,7 +143,7 @@ def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
         if laid_out is not None:
             laid_out(done)
 
-    return rendering.render_joined_pdf([html for _tables, html in chunks], laid_out=counted)
+    return rendering.render_joined_pdf([html for _count, html in chunks], laid_out=counted)
 
 
 def seating_list(user, tour: Tour) -> bytes:

@@ -299,8 +299,10 @@ def _batch(request, tournament: Tournament, number: int, batch: int, kind: str) 
 
 
 def _batch_url(batch: ProtocolBatch, which: int) -> str:
+    """The batch's page (0), status JSON (1) or file (2)."""
     tour = batch.tour
-    return reverse(BATCH_URLS[ProtocolBatch.Kind(batch.kind)][which], args=[tour.tournament.slug, tour.number, batch.pk])
+    name = BATCH_URLS[ProtocolBatch.Kind(batch.kind)][which]
+    return reverse(name, args=[tour.tournament.slug, tour.number, batch.pk])
 
 
 @staff_page
