@@ -430,28 +430,35 @@ class VerificationCount(models.Model):
 
 
 class ProtocolBatch(models.Model):
-    """The protocols of a whole tour, made by Celery tasks (one per table) and put in a ZIP."""
+    """A whole tour's papers made by Celery, with progress: its signed protocols (one task per
+    table, then a ZIP) or its blank paper protocols (laid out by chunks of tables into one PDF)."""
+
+    class Kind(models.TextChoices):
+        PROTOCOLS = "protocols", _("signed protocols")
+        PAPER = "paper", _("paper protocols")
 
     class Status(models.TextChoices):
-        RUNNING = "running", _("making the protocols")
-        ASSEMBLING = "assembling", _("packing the ZIP")
+        RUNNING = "running", _("making the documents")
+        ASSEMBLING = "assembling", _("putting them into one file")
         READY = "ready", _("ready")
         FAILED = "failed", _("failed")
         SUPERSEDED = "superseded", _("replaced: the tour changed meanwhile")
 
-    #: A batch at work: at most one per tour.
+    #: A batch at work: at most one of each kind per tour.
     ACTIVE = (Status.RUNNING, Status.ASSEMBLING)
 
     tour = models.ForeignKey("tournaments.Tour", on_delete=models.CASCADE, related_name="protocol_batches")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.PROTOCOLS)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.RUNNING)
-    # The state of the tour it was made for (documents.tour_snapshot): asked again for the same
-    # state, the organiser gets this batch back instead of a new one.
+    # The state of the tour it was made for (sheets.tour_snapshot; paper.forms_snapshot for the
+    # paper): asked again for the same state, the organiser gets this batch back instead of a new one.
     snapshot = models.CharField(_("snapshot"), max_length=64, blank=True)
     total = models.PositiveIntegerField(_("tables"))
     done = models.PositiveIntegerField(_("done"), default=0)
     failed = models.PositiveIntegerField(_("failed"), default=0)
     base_url = models.CharField(_("address of the site"), max_length=300)
-    archive = models.BinaryField(_("ZIP"), null=True, blank=True)
+    # The ZIP of the protocols, or the PDF of the paper.
+    archive = models.BinaryField(_("file"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True)
     created_at = models.DateTimeField(_("started at"), auto_now_add=True)
     # The last time a table was counted (or the batch started, or was resumed): a batch at work
@@ -466,8 +473,8 @@ class ProtocolBatch(models.Model):
         verbose_name = _("protocol batch")
         verbose_name_plural = _("protocol batches")
         constraints = [
-            models.UniqueConstraint(fields=["tour"], condition=Q(status__in=["running", "assembling"]),
-                                    name="one_active_batch_per_tour"),
+            models.UniqueConstraint(fields=["tour", "kind"], condition=Q(status__in=["running", "assembling"]),
+                                    name="one_active_batch_per_tour_and_kind"),
         ]
 
     def __str__(self) -> str:

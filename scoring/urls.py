@@ -11,6 +11,10 @@ table = tour + "tables/<int:table>/protocol/"
 
 sheet = tour + "tables/<int:table>/sheet/"
 live_table = tour + "tables/<int:table>/"
+paper = "tournaments/<slug:slug>/manage/tours/<int:number>/paper/"
+# The two kinds of a tour's batch (ProtocolBatch.Kind), shown by the same views.
+signed = {"kind": "protocols"}
+blank = {"kind": "paper"}
 
 urlpatterns = [
     # The referee's score sheet (scoring/sheet_views.py).
@@ -45,12 +49,14 @@ urlpatterns = [
     path(tour + "protocol/", protocols.tour_protocol, name="tour-protocol"),
     path(tour + "protocol/pdf/", protocols.tour_protocol_pdf, name="tour-protocol-pdf"),
     path(tour + "protocols/", protocols.tour_protocols, name="tour-protocols"),
-    path("tournaments/<slug:slug>/manage/tours/<int:number>/paper/", protocols.tour_paper, name="tour-paper"),
-    path("tournaments/<slug:slug>/manage/tours/<int:number>/paper/seating/", protocols.tour_seating_list,
-         name="tour-seating-list"),
-    path(tour + "protocols/<int:batch>/", protocols.batch_detail, name="protocol-batch"),
-    path(tour + "protocols/<int:batch>/status.json", protocols.batch_status, name="protocol-batch-status"),
-    path(tour + "protocols/<int:batch>/zip/", protocols.batch_zip, name="protocol-batch-zip"),
+    path(paper, protocols.tour_paper, name="tour-paper"),
+    path(paper + "seating/", protocols.tour_seating_list, name="tour-seating-list"),
+    path(tour + "protocols/<int:batch>/", protocols.batch_detail, signed, name="protocol-batch"),
+    path(tour + "protocols/<int:batch>/status.json", protocols.batch_status, signed, name="protocol-batch-status"),
+    path(tour + "protocols/<int:batch>/zip/", protocols.batch_file, signed, name="protocol-batch-zip"),
+    path(paper + "<int:batch>/", protocols.batch_detail, blank, name="paper-batch"),
+    path(paper + "<int:batch>/status.json", protocols.batch_status, blank, name="paper-batch-status"),
+    path(paper + "<int:batch>/pdf/", protocols.batch_file, blank, name="paper-batch-pdf"),
     path("tournaments/<slug:slug>/protocol/", protocols.final_protocol, name="final-protocol"),
     path("tournaments/<slug:slug>/protocol/pdf/", protocols.final_protocol_pdf, name="final-protocol-pdf"),
     path("tournaments/<slug:slug>/manage/signing/", protocols.signing_key_page, name="signing-key"),

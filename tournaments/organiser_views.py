@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.protocols import paper
 from tournaments.web.pages import organiser_page
 from tournaments.web.uploads import upload_limit
 
@@ -472,6 +473,8 @@ def tour_manage(request, tournament, number: int):
     return render(request, "tournaments/manage/tour.html", {
         **draw_context(tour), "tournament": tournament, "is_draft": tour.status == Tour.Status.DRAFT,
         "play_modes": PlayMode.choices,
+        # A larger tour's paper is laid out by a worker: the button starts it (scoring.protocols.paper).
+        "paper_direct_tables": paper.DIRECT_TABLES,
     })
 
 

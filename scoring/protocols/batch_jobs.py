@@ -1,21 +1,28 @@
 """What the workers do for a tour's batch (:mod:`.tasks` calls these): one table's document,
-counted once however often its task runs, and the ZIP at the end."""
+counted once however often its task runs, and the ZIP at the end; the paper's one PDF."""
 
 from __future__ import annotations
 
 import io
 import zipfile
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 
+from . import paper
 from .issuing import issue_partition_protocol, issue_tour_protocol
+
+#: A batch at work that counted no table for this long has stalled (a worker died with its task,
+#: or the broker lost it): its page offers to resume it.
+BATCH_STALL_SECONDS = 30
 
 
 def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = None) -> bool:
@@ -86,6 +93,45 @@ def assemble_batch(batch_id: int) -> ProtocolBatch:
         batch.status = ProtocolBatch.Status.READY
         batch.finished_at = timezone.now()
         batch.save(update_fields=["archive", "error", "status", "finished_at"])
+    return batch
+
+
+def make_paper(batch_id: int) -> ProtocolBatch:
+    """Lay out a paper batch's forms into its PDF, its progress moving after each chunk of tables
+    (never back, nor counted twice, when a second run overlaps the first), and store it once. A
+    run while the batch is moving leaves it to the run moving it. Forms changed since the batch
+    was asked for supersede it; a starter no longer of the staff fails it."""
+    batch = ProtocolBatch.objects.select_related("tour__tournament", "created_by").defer("archive").get(pk=batch_id)
+    if batch.status not in ProtocolBatch.ACTIVE:
+        return batch
+    moved = batch.progressed_at or batch.created_at
+    if batch.done and (timezone.now() - moved).total_seconds() < BATCH_STALL_SECONDS:
+        # Another run is laying it out (on Redis a message not acknowledged within the visibility
+        # timeout is delivered again, and a large tour on a busy server may take longer).
+        return batch
+    active = ProtocolBatch.objects.filter(pk=batch_id, status__in=ProtocolBatch.ACTIVE)
+
+    def laid_out(tables: int) -> None:
+        active.update(done=Greatest(F("done"), Value(tables)), progressed_at=timezone.now())
+        if tables >= batch.total:
+            active.update(status=ProtocolBatch.Status.ASSEMBLING)
+
+    try:
+        pdf = paper.tour_forms(batch.created_by or AnonymousUser(), batch.tour, base_url=batch.base_url,
+                               snapshot=batch.snapshot, laid_out=laid_out)
+    except PermissionDenied as refusal:
+        fail_batch(batch_id, str(refusal))
+        return batch
+    except ValidationError as change:
+        active.update(status=ProtocolBatch.Status.SUPERSEDED, error="; ".join(change.messages),
+                      finished_at=timezone.now())
+        return batch
+    with transaction.atomic():
+        batch = ProtocolBatch.objects.select_for_update().defer("archive").get(pk=batch_id)
+        if batch.status in ProtocolBatch.ACTIVE:
+            batch.archive, batch.status, batch.finished_at = pdf, ProtocolBatch.Status.READY, timezone.now()
+            batch.done = batch.total
+            batch.save(update_fields=["archive", "status", "finished_at", "done"])
     return batch
 
 

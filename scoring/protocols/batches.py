@@ -1,9 +1,11 @@
-"""The protocols of a whole tour, made by Celery (one task per table, then the ZIP): starting a
-batch, resuming a stalled one, its progress. The work itself is :mod:`.batch_jobs`'; this module
-sends it to the workers (:mod:`.tasks`)."""
+"""A whole tour's papers made by Celery, with progress: its signed protocols (one task per table,
+then the ZIP) and, for a large tour, its blank paper protocols (one task laying them out by
+chunks into one PDF). Starting a batch, resuming a stalled one, its progress. The work itself is
+:mod:`.batch_jobs`'; this module sends it to the workers (:mod:`.tasks`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -15,13 +17,30 @@ from scoring.models import Partition, ProtocolBatch, ProtocolBatchItem
 from tournaments import permissions
 from tournaments.models import Tour
 
-from . import signing, tasks
+from . import paper, signing, tasks
+from .batch_jobs import BATCH_STALL_SECONDS
 from .sheets import tour_snapshot
 
 
-#: A batch at work that counted no table for this long has stalled (a worker died with its task,
-#: or the broker lost it): its page offers to resume it.
-BATCH_STALL_SECONDS = 30
+def _start(user, tour: Tour, kind: str, *, snapshot: str, total: int, base_url: str,
+           created: Callable[[ProtocolBatch], None]) -> ProtocolBatch:
+    """The batch of ``kind`` for this state of the (locked) tour: the one at work or ready for
+    it, else a new one (``created`` then sends its work), superseding one at work for an earlier
+    state."""
+    batches = ProtocolBatch.objects.filter(tour=tour, kind=kind).defer("archive")
+    same = batches.filter(snapshot=snapshot, status__in=[*ProtocolBatch.ACTIVE, ProtocolBatch.Status.READY]).first()
+    if same is not None:
+        return same
+    now = timezone.now()
+    batches.filter(status__in=ProtocolBatch.ACTIVE).update(status=ProtocolBatch.Status.SUPERSEDED, finished_at=now)
+    batch = ProtocolBatch.objects.create(tour=tour, kind=kind, total=total, base_url=base_url, snapshot=snapshot,
+                                         progressed_at=now, created_by=user)
+    created(batch)
+    return batch
+
+
+def _locked_tour(tour_id: int) -> Tour:
+    return Tour.objects.select_for_update().select_related("tournament").get(pk=tour_id)
 
 
 def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
@@ -30,7 +49,7 @@ def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = N
     gets the same batch back (at work or ready); a batch still at work for an earlier state of
     the tour is superseded. ``queue``: the Celery queue (default: the configured one)."""
     with transaction.atomic():
-        tour = Tour.objects.select_for_update().select_related("tournament").get(pk=tour_id)
+        tour = _locked_tour(tour_id)
         permissions.require_manage(user, tour.tournament)
         if tour.status == Tour.Status.DRAFT:
             raise ValidationError(_("The tour is not published yet."))
@@ -38,45 +57,69 @@ def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = N
                           .values_list("pk", flat=True))
         if not partitions:
             raise ValidationError(_("The tour has no tables."))
-        snapshot = tour_snapshot(tour)
-        batches = ProtocolBatch.objects.filter(tour=tour).defer("archive")
-        same = batches.filter(snapshot=snapshot, status__in=[*ProtocolBatch.ACTIVE, ProtocolBatch.Status.READY]).first()
-        if same is not None:
-            return same
-        now = timezone.now()
-        batches.filter(status__in=ProtocolBatch.ACTIVE).update(status=ProtocolBatch.Status.SUPERSEDED, finished_at=now)
-        signing.current_key(tour.tournament)  # made once here, not raced for by the workers
-        batch = ProtocolBatch.objects.create(tour=tour, total=len(partitions), base_url=base_url[:300],
-                                             snapshot=snapshot, progressed_at=now, created_by=user)
-        ProtocolBatchItem.objects.bulk_create([ProtocolBatchItem(batch=batch, partition_id=p) for p in partitions])
-        transaction.on_commit(lambda: tasks.send_batch_tasks(batch.pk, partitions, assemble=False, queue=queue))
-    return batch
+
+        def created(batch: ProtocolBatch) -> None:
+            signing.current_key(tour.tournament)  # made once here, not raced for by the workers
+            ProtocolBatchItem.objects.bulk_create([ProtocolBatchItem(batch=batch, partition_id=p) for p in partitions])
+            transaction.on_commit(lambda: tasks.send_batch_tasks(batch.pk, partitions, assemble=False, queue=queue))
+
+        return _start(user, tour, ProtocolBatch.Kind.PROTOCOLS, snapshot=tour_snapshot(tour), total=len(partitions),
+                      base_url=base_url[:300], created=created)
+
+
+def start_paper_batch(user, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
+    """The tour's staff start the blank paper protocols of a (large) tour: one Celery task lays
+    them out, a chunk of tables after the other, into one PDF. Asked again while the forms are
+    as they were, the same batch comes back; a batch at work for earlier forms is superseded."""
+    with transaction.atomic():
+        tour = _locked_tour(tour_id)
+        permissions.require_staff(user, tour.tournament)
+        tables = tour.tables.count()
+        if not tables:
+            raise ValidationError(_("The tour has no tables."))
+        base_url = base_url[:300]
+
+        def created(batch: ProtocolBatch) -> None:
+            transaction.on_commit(lambda: tasks.send_paper_task(batch.pk, queue=queue))
+
+        return _start(user, tour, ProtocolBatch.Kind.PAPER, snapshot=paper.forms_snapshot(tour, base_url=base_url),
+                      total=tables, base_url=base_url, created=created)
 
 
 def resume_tour_batch(user, batch_id: int, *, queue: str | None = None) -> ProtocolBatch:
-    """Send again the tasks of a batch still at work: its tables not yet done, or its ZIP. Harmless
-    when they are only slow: a table is counted once, and its document is made once."""
+    """Send again the work of a batch still at work: its tables not yet done, or its ZIP; the
+    paper's layout. Harmless when they are only slow: a table is counted once, a document made
+    once for one state, the paper laid out by one run while it moves."""
     with transaction.atomic():
         batch = ProtocolBatch.objects.select_for_update().defer("archive").select_related("tour__tournament").get(
             pk=batch_id)
-        permissions.require_manage(user, batch.tour.tournament)
+        require_batch_access(user, batch)
         if batch.status not in ProtocolBatch.ACTIVE:
             raise ValidationError(_("This batch is not at work: there is nothing to resume."))
-        batch.progressed_at = timezone.now()
-        batch.save(update_fields=["progressed_at"])
-        pending = list(batch.items.filter(done_at__isnull=True).values_list("partition_id", flat=True))
-        assemble = batch.status == ProtocolBatch.Status.ASSEMBLING
-        transaction.on_commit(lambda: tasks.send_batch_tasks(batch.pk, pending, assemble=assemble, queue=queue))
+        if batch.kind == ProtocolBatch.Kind.PAPER:
+            # Its progress is left as it is: a batch with tables laid out is laid out again only once
+            # it stopped moving.
+            transaction.on_commit(lambda: tasks.send_paper_task(batch.pk, queue=queue))
+        else:
+            batch.progressed_at = timezone.now()
+            batch.save(update_fields=["progressed_at"])
+            pending = list(batch.items.filter(done_at__isnull=True).values_list("partition_id", flat=True))
+            assemble = batch.status == ProtocolBatch.Status.ASSEMBLING
+            transaction.on_commit(lambda: tasks.send_batch_tasks(batch.pk, pending, assemble=assemble, queue=queue))
     return batch
 
 
 def batch_progress(batch: ProtocolBatch) -> dict[str, Any]:
     since = timezone.now() - (batch.progressed_at or batch.created_at)
-    return {"id": batch.pk, "status": batch.status, "total": batch.total, "done": batch.done,
+    return {"id": batch.pk, "kind": batch.kind, "status": batch.status, "total": batch.total, "done": batch.done,
             "failed": batch.failed, "percent": round(100 * batch.done / batch.total) if batch.total else 100,
             "ready": batch.status == ProtocolBatch.Status.READY, "error": batch.error,
             "stalled": batch.status in ProtocolBatch.ACTIVE and since.total_seconds() > BATCH_STALL_SECONDS}
 
 
 def require_batch_access(user, batch: ProtocolBatch) -> None:
-    permissions.require_manage(user, batch.tour.tournament)
+    """The protocols are an organiser's; the paper, as printed in the request, the tour's staff's."""
+    if batch.kind == ProtocolBatch.Kind.PAPER:
+        permissions.require_staff(user, batch.tour.tournament)
+    else:
+        permissions.require_manage(user, batch.tour.tournament)

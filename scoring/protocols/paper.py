@@ -4,7 +4,10 @@ protocols (:mod:`.rendering`).
 
 A table's form depends on its game (:data:`FORMS`): a sports partition has deal rows with each
 pair's points and running totals; a Goat, Sea Goat or points table has, game by game, the deal
-rows with each seat's hand value and running total."""
+rows with each seat's hand value and running total.
+
+A large tour's forms are laid out by a worker (:func:`tour_forms` with ``laid_out``, sent by
+:mod:`.batches`), chunk by chunk, then joined into one PDF."""
 
 from __future__ import annotations
 
@@ -12,13 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from scoring.engine import Game, Regulations
 from tournaments import permissions
 from tournaments.models import Table, Tour
 
-from . import rendering
+from . import rendering, sheets
 from .sheets import person_name
 
 #: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.
@@ -27,6 +32,11 @@ SPORTS_ROWS = 24
 SITTING_ROWS = 14
 #: Empty rows of the penalties and violations section.
 PENALTY_ROWS = 5
+#: A tour of at most this many tables gets its forms in the request (a few seconds); a larger
+#: one is laid out by a Celery worker while its page shows the progress (:mod:`.batches`).
+DIRECT_TABLES = 16
+#: Tables laid out in one WeasyPrint document: the progress moves after each such chunk.
+CHUNK_TABLES = 8
 
 
 @dataclass(frozen=True)
@@ -72,21 +82,60 @@ def _sheet_url(base_url: str, table: Table) -> str:
                                                          table.number])
 
 
-def tour_forms(user, tour: Tour, *, base_url: str) -> bytes:
-    """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
-    The tour's staff only."""
+def _forms_chunks(tour: Tour, tables: list[Table], base_url: str) -> list[tuple[int, str]]:
+    """The HTML of the forms of ``tables``, :data:`CHUNK_TABLES` tables a document, each with its
+    number of tables."""
     tournament = tour.tournament
-    permissions.require_staff(user, tournament)
     rules = tournament.rules
     form = FORMS[rules.game]
     forms = []
-    for table in _tables(tour):
+    for table in tables:
         url = _sheet_url(base_url, table)
         forms.append({"table": table, "seats": _seats(table), "referee_name": person_name(table.referee),
                       "sheet_url": url, "qr": rendering.qr_svg(url, scale=2), **form.context(table, rules)})
-    return rendering.render_document("protocols/paper/forms.html", {
-        "tournament": tournament, "tour": tour, "rules": rules, "forms": forms, "form_template": form.template,
-        "penalty_rows": range(1, PENALTY_ROWS + 1)})
+    context = {"tournament": tournament, "tour": tour, "rules": rules, "form_template": form.template,
+               "penalty_rows": range(1, PENALTY_ROWS + 1)}
+    return [(len(chunk), rendering.document_html("protocols/paper/forms.html", {**context, "forms": chunk}))
+            for chunk in (forms[i:i + CHUNK_TABLES] for i in range(0, len(forms), CHUNK_TABLES))]
+
+
+def _snapshot(tour: Tour, tables: list[Table], base_url: str) -> str:
+    seats = [(table.number, person_name(table.referee),
+              [(s["seat"], s["player"].pk, str(s["player"]), s["pair"].number if s["pair"] else None)
+               for s in _seats(table)]) for table in tables]
+    return sheets.snapshot_of("paper", tour.pk, tour.tournament.name, tour.number, tour.planned_start,
+                              tour.tournament.rules.to_dict(), base_url, seats)
+
+
+def forms_snapshot(tour: Tour, *, base_url: str) -> str:
+    """The state of the paper of ``tour``: a hash of what its forms print (the tables, their
+    seats, players, pairs and referees, the rules, the planned start, the site's address), one
+    query, however many tables."""
+    return _snapshot(tour, _tables(tour), base_url)
+
+
+def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
+               laid_out: Callable[[int], None] | None = None) -> bytes:
+    """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
+    The tour's staff only. ``snapshot``: only if the forms are still those of that state (else
+    a ValidationError, code ``changed``); ``laid_out``: told the number of tables laid out so far
+    after each chunk of them (a worker's progress)."""
+    permissions.require_staff(user, tour.tournament)
+    tables = _tables(tour)
+    if not tables:
+        raise ValidationError(_("The tour has no tables."))
+    if snapshot is not None and _snapshot(tour, tables, base_url) != snapshot:
+        raise ValidationError(_("The tour changed since its paper was asked for."), code="changed")
+    chunks = _forms_chunks(tour, tables, base_url)
+    done = 0
+
+    def counted(index: int) -> None:
+        nonlocal done
+        done += chunks[index][0]
+        if laid_out is not None:
+            laid_out(done)
+
+    return rendering.render_joined_pdf([html for _count, html in chunks], laid_out=counted)
 
 
 def seating_list(user, tour: Tour) -> bytes:

@@ -5,6 +5,7 @@ verification link."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -44,16 +45,32 @@ def render_html(sheet: dict[str, Any], *, document: dict[str, Any] | None = None
 
 def render_pdf(html: str) -> bytes:
     """HTML to PDF with WeasyPrint; fonts come from ``static/fonts`` through @font-face."""
+    return render_joined_pdf([html])
+
+
+def render_joined_pdf(htmls: list[str], *, laid_out: Callable[[int], None] | None = None) -> bytes:
+    """Several HTML documents as one PDF: each laid out in turn (then ``laid_out`` is told its
+    index), their pages joined with the first one's metadata. Layouts live in this process only
+    (they hold the fonts' C objects), so the parts of one PDF are laid out by one process."""
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
-    fonts = FontConfiguration()
-    return HTML(string=html, base_url=FONT_DIR.as_uri() + "/").write_pdf(font_config=fonts)
+    fonts = FontConfiguration()  # loaded once for all the parts
+    documents = []
+    for index, html in enumerate(htmls):
+        documents.append(HTML(string=html, base_url=FONT_DIR.as_uri() + "/").render(font_config=fonts))
+        if laid_out is not None:
+            laid_out(index)
+    return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+
+
+def document_html(template: str, context: dict[str, Any]) -> str:
+    """The HTML of a PDF of its own template (not a protocol sheet: the paper forms, the seating
+    list, the crosstable), in Russian, with the shipped fonts and the sheets' style."""
+    with translation.override(PDF_LANGUAGE):
+        return render_to_string(template, {**context, "font_dir": FONT_DIR.as_uri(), "sheet_css": SHEET_CSS.as_uri()})
 
 
 def render_document(template: str, context: dict[str, Any]) -> bytes:
-    """A PDF of its own template (not a protocol sheet: the paper forms, the seating list, the
-    crosstable), in Russian, with the shipped fonts and the sheets' style."""
-    with translation.override(PDF_LANGUAGE):
-        html = render_to_string(template, {**context, "font_dir": FONT_DIR.as_uri(), "sheet_css": SHEET_CSS.as_uri()})
-    return render_pdf(html)
+    """:func:`document_html` as a PDF."""
+    return render_pdf(document_html(template, context))

@@ -287,12 +287,13 @@ def _sitting_sheet(partition: Partition, version: int | None) -> tuple[engine.Si
     }
 
 
-def _snapshot(*parts: Any) -> str:
+def snapshot_of(*parts: Any) -> str:
+    """The hash of a document's state: the parts it prints, as JSON."""
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def partition_snapshot(partition: Partition, version: int, seats: list[int]) -> str:
-    return _snapshot("partition", partition.pk, version, sorted(seats))
+    return snapshot_of("partition", partition.pk, version, sorted(seats))
 
 
 def partition_summary(sheet: dict[str, Any]) -> dict[str, Any]:
@@ -407,9 +408,9 @@ def _withdrawn(tournament: Tournament, after_tour: int | None) -> list[list[tupl
 def tour_snapshot(tour: Tour) -> str:
     partitions = list(Partition.objects.filter(table__tour=tour).order_by("pk").values_list("pk", "version", "status"))
     confirmed = sorted(_confirmed_versions([p[0] for p in partitions]))
-    return _snapshot("tour", tour.pk, tour.status, partitions, confirmed,
-                     sorted(Bye.objects.filter(tour=tour).values_list("pair_id", flat=True)),
-                     *_withdrawn(tour.tournament, tour.number))
+    return snapshot_of("tour", tour.pk, tour.status, partitions, confirmed,
+                       sorted(Bye.objects.filter(tour=tour).values_list("pair_id", flat=True)),
+                       *_withdrawn(tour.tournament, tour.number))
 
 
 def final_sheet(tournament: Tournament) -> dict[str, Any]:
@@ -438,5 +439,5 @@ def final_snapshot(tournament: Tournament) -> str:
     byes = sorted(Bye.objects.filter(tour__tournament=tournament).values_list("tour_id", "pair_id"))
     # The regulations text is printed on it: a change makes a signed protocol stale.
     text = (tournament.regulations_text,) if tournament.regulations_text else ()
-    return _snapshot("final", tournament.pk, tournament.status, partitions, tours, byes,
-                     *_withdrawn(tournament, None), *text)
+    return snapshot_of("final", tournament.pk, tournament.status, partitions, tours, byes,
+                       *_withdrawn(tournament, None), *text)

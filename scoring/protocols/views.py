@@ -236,7 +236,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
         "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
-                    for b in tour.protocol_batches.defer("archive")[:5]],
+                    for b in tour.protocol_batches.filter(kind=ProtocolBatch.Kind.PROTOCOLS).defer("archive")[:5]],
     })
 
 
@@ -246,12 +246,37 @@ def _paper_response(pdf: bytes, name: str) -> HttpResponse:
     return response
 
 
+def _paper_name(tournament: Tournament, number: int) -> str:
+    return f"{tournament.slug}-tour{number}-paper.pdf"
+
+
 @staff_page
+@require_http_methods(["GET", "POST"])
 def tour_paper(request, tournament: Tournament, number: int):
-    """The blank paper protocols of every table of a tour, to fill in by hand (:mod:`.paper`)."""
+    """The blank paper protocols of every table of a tour, to fill in by hand (:mod:`.paper`): a
+    small tour's PDF at once; a large one's laid out by a worker (POST starts it, or gives back
+    the batch of the same forms), its page showing the progress."""
     tour = get_object_or_404(Tour, tournament=tournament, number=number)
-    pdf = paper.tour_forms(request.user, tour, base_url=issuing.site_url(request))
-    return _paper_response(pdf, f"{tournament.slug}-tour{number}-paper.pdf")
+    tables = tour.tables.count()
+    try:
+        if request.method == "POST":
+            batch = batches.start_paper_batch(request.user, tour.pk, base_url=issuing.site_url(request))
+            return redirect("paper-batch", tournament.slug, number, batch.pk)
+        if tables <= paper.DIRECT_TABLES:
+            pdf = paper.tour_forms(request.user, tour, base_url=issuing.site_url(request))
+            return _paper_response(pdf, _paper_name(tournament, number))
+    except ValidationError as error:
+        _refused(request, error)
+        return redirect(_tour_back_url(request, tour))
+    return render(request, "protocols/paper_start.html", {"tournament": tournament, "tour": tour, "tables": tables,
+                                                          "back_url": _tour_back_url(request, tour)})
+
+
+def _tour_back_url(request, tour: Tour) -> str:
+    """The tour's management page for an organiser, else its public page."""
+    if permissions.can_manage(request.user, tour.tournament):
+        return reverse("tour-manage", args=[tour.tournament.slug, tour.number])
+    return tour.get_absolute_url()
 
 
 @staff_page
@@ -261,46 +286,68 @@ def tour_seating_list(request, tournament: Tournament, number: int):
     return _paper_response(paper.seating_list(request.user, tour), f"{tournament.slug}-tour{number}-seating.pdf")
 
 
-def _batch(request, tournament: Tournament, number: int, batch: int) -> ProtocolBatch:
+#: A batch's pages by its kind: the page, its status JSON, its file.
+BATCH_URLS = {ProtocolBatch.Kind.PROTOCOLS: ("protocol-batch", "protocol-batch-status", "protocol-batch-zip"),
+              ProtocolBatch.Kind.PAPER: ("paper-batch", "paper-batch-status", "paper-batch-pdf")}
+
+
+def _batch(request, tournament: Tournament, number: int, batch: int, kind: str) -> ProtocolBatch:
     batch = get_object_or_404(ProtocolBatch.objects.defer("archive").select_related("tour__tournament"),
-                              pk=batch, tour__tournament=tournament, tour__number=number)
+                              pk=batch, kind=kind, tour__tournament=tournament, tour__number=number)
     batches.require_batch_access(request.user, batch)
     return batch
 
 
+def _batch_url(batch: ProtocolBatch, which: int) -> str:
+    """The batch's page (0), status JSON (1) or file (2)."""
+    tour = batch.tour
+    name = BATCH_URLS[ProtocolBatch.Kind(batch.kind)][which]
+    return reverse(name, args=[tour.tournament.slug, tour.number, batch.pk])
+
+
 @staff_page
 @require_http_methods(["GET", "POST"])
-def batch_detail(request, tournament: Tournament, number: int, batch: int):
-    batch = _batch(request, tournament, number, batch)
+def batch_detail(request, tournament: Tournament, number: int, batch: int, kind: str):
+    """A batch's progress (the page asks its status JSON again every two seconds, or reloads
+    itself without JavaScript), its file once ready, resuming it once stalled."""
+    batch = _batch(request, tournament, number, batch, kind)
     if request.method == "POST":
         try:
             batches.resume_tour_batch(request.user, batch.pk)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
-            messages.success(request, _("The tables not done yet are sent to the workers again."))
-        return redirect("protocol-batch", tournament.slug, number, batch.pk)
+            messages.success(request, _("The work not done yet is sent to the workers again."))
+        return redirect(_batch_url(batch, 0))
+    paper_batch = batch.kind == ProtocolBatch.Kind.PAPER
     return render(request, "protocols/batch.html", {
         "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": batches.batch_progress(batch),
+        "status_url": _batch_url(batch, 1), "file_url": _batch_url(batch, 2),
+        "back_url": _tour_back_url(request, batch.tour) if paper_batch
+        else reverse("tour-protocols", args=[tournament.slug, number]),
+        "again_url": reverse("tour-paper", args=[tournament.slug, number]) if paper_batch else None,
     })
 
 
 @staff_page
-def batch_status(request, tournament: Tournament, number: int, batch: int):
-    batch = _batch(request, tournament, number, batch)
+def batch_status(request, tournament: Tournament, number: int, batch: int, kind: str):
+    batch = _batch(request, tournament, number, batch, kind)
     progress = batches.batch_progress(batch)
     if progress["ready"]:
-        progress["zip"] = reverse("protocol-batch-zip", args=[tournament.slug, number, batch.pk])
+        progress["file"] = _batch_url(batch, 2)
     return JsonResponse(progress)
 
 
 @staff_page
-def batch_zip(request, tournament: Tournament, number: int, batch: int):
-    batch = _batch(request, tournament, number, batch)
+def batch_file(request, tournament: Tournament, number: int, batch: int, kind: str):
+    """A ready batch's file: the ZIP of the protocols, the PDF of the paper."""
+    batch = _batch(request, tournament, number, batch, kind)
     if batch.status != ProtocolBatch.Status.READY:
-        raise Http404(_("The ZIP is not ready yet."))
+        raise Http404(_("The file is not ready yet."))
     data = ProtocolBatch.objects.values_list("archive", flat=True).get(pk=batch.pk)
-    assert data is not None  # a ready batch has its archive
+    assert data is not None  # a ready batch has its file
+    if batch.kind == ProtocolBatch.Kind.PAPER:
+        return _paper_response(bytes(data), _paper_name(tournament, number))
     response = HttpResponse(bytes(data), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-tour-{number}-protocols.zip"'
     return response

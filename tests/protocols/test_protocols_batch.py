@@ -73,8 +73,8 @@ def test_a_tour_batch_inline(world, eager, client, django_capture_on_commit_call
     page = client.get(reverse("protocol-batch", args=args))
     assert page.status_code == 200 and 'data-done="2"' in page.content.decode()
     status = client.get(reverse("protocol-batch-status", args=args)).json()
-    assert status["ready"] and status["done"] == status["total"] == 2 and status["zip"].endswith("/zip/")
-    response = client.get(status["zip"])
+    assert status["ready"] and status["done"] == status["total"] == 2 and status["file"].endswith("/zip/")
+    response = client.get(status["file"])
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert len(zipfile.ZipFile(io.BytesIO(response.content)).namelist()) == 4
     client.force_login(world["ref"])
