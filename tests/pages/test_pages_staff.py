@@ -88,3 +88,15 @@ def test_the_staff_page_speaks_russian(client, cup, organiser):
     assert "Новый логин" in client.get("/tournaments/cup/manage/staff/").content.decode()
     text = client.post("/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"}).content.decode()
     assert "показывается только один раз" in text and "http://testserver/accounts/reset/" in text
+
+
+@pytest.mark.parametrize("path", ["/tournaments/cup/manage/staff/", "/manage/organisers/"])
+def test_each_label_of_the_staff_pages_names_a_field_of_its_own_form(client, cup, path):
+    """The form of an existing login and that of a new one share a page: no id twice, so a
+    label (and a screen reader) leads to the field of its own form."""
+    client.force_login(user("root", superuser=True))
+    text = client.get(path).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', text)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    new_form = text[text.index('action="/' + path.strip("/") + '/new/"'):]
+    assert 'for="id_new_username"' in new_form and 'id="id_new_username"' in new_form
