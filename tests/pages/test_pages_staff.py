@@ -100,3 +100,13 @@ def test_each_label_of_the_staff_pages_names_a_field_of_its_own_form(client, cup
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
     new_form = text[text.index('action="/' + path.strip("/") + '/new/"'):]
     assert 'for="id_new_username"' in new_form and 'id="id_new_username"' in new_form
+
+
+def test_only_those_who_may_use_the_admin_site_see_its_link(client, cup, organiser):
+    """The organiser's day runs on the site's own pages: the admin site is the superusers'."""
+    admin_link = 'href="/admin/"'
+    assert admin_link not in client.get("/").content.decode()
+    client.force_login(organiser)
+    assert admin_link not in client.get("/tournaments/cup/manage/").content.decode()
+    client.force_login(user("root", superuser=True))
+    assert admin_link in client.get("/").content.decode()
