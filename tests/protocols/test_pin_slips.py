@@ -66,8 +66,10 @@ def test_pins_are_generated_for_the_entrants_without_one_and_printed_one_slip_ea
     text = raw_text(slips.pdf, tmp_path)
     assert "Кубокклуба" in text
     for player in others:
-        pin, _secret = printed(text, player)
+        pin, secret = printed(text, player)
         assert check_password(pin, Player.objects.get(pk=player.pk).pin)
+        # Read off the paper whole: no "-" for a line break to pass for a hyphen.
+        assert re.fullmatch(r"[A-Za-z0-9]{32}", secret) and pinslips.slip_player(secret) == player
     assert str(first).replace(" ", "") not in text  # he had a PIN: no slip, and it still works
     assert check_password("1357", Player.objects.get(pk=first.pk).pin)
     assert PinChange.objects.filter(how="slip", by=event["org"], address="10.0.0.1").count() == len(others)
