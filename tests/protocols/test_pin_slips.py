@@ -195,3 +195,7 @@ def test_the_pin_page_generates_and_a_reprint_needs_the_confirmation(client, eve
     assert "Tick the box" in refused.content.decode() and dict(Player.objects.values_list("pk", "pin")) == pins
     assert client.post(url, {"scope": "all", "confirm": "1"})["Content-Type"] == "application/pdf"
     assert not set(Player.objects.values_list("pin", flat=True)) & set(pins.values())
+    # The PIN trail: on a phone its rows are stacked, each value after its column's name.
+    trail = client.get(url).content.decode()
+    assert trail.count('<td data-label="When">') == PinChange.objects.count() > 0
+    assert trail.count('<td data-label="Player">') == PinChange.objects.count()
