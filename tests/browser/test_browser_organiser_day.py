@@ -44,6 +44,12 @@ def fits(page) -> None:
     page.wait_for_load_state("load")
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+    # Nor is any table cell's content wider than its cell (it would overlap the next one); a
+    # visually hidden header (of a table stacked on a phone) is no cell to read.
+    spilled = page.evaluate("""[...document.querySelectorAll('td, th')]
+        .filter(cell => cell.parentElement.getBoundingClientRect().width > 1)
+        .filter(cell => cell.scrollWidth > cell.clientWidth + 1).map(cell => cell.textContent.trim())""")
+    assert spilled == [], (page.url, spilled)
 
 
 def pdf_text(pdf: bytes) -> str:
@@ -223,6 +229,9 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     names = [line for line in lines if line in everyone]
     printed = [line.replace(" ", "") for line in lines if re.fullmatch(r"\d[\d ]{2,10}\d", line)]
     pins = dict(zip(names, printed, strict=True))
+    # Each slip's link to choose one's own PIN, in the same order (pdftotext may break it anywhere).
+    joined = re.sub(r"\s+", "", text)
+    links = dict(zip(names, re.findall(r"https?://[^/]+/pin/[A-Za-z0-9_-]+/", joined), strict=True))
     assert len(pins) == 18 and all(re.fullmatch(r"\d{4,8}", pin) for pin in pins.values())
 
     # 7. Tour 1: drawn (random seeding, its seed shown), published, the referees placed evenly.
@@ -249,6 +258,8 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
         for player in table.seats:
             assert str(player) in text, player
     assert "Тур 1" in text and "Илья Ильин" in text
+    wall = linked_pdf(page, page.get_by_role("link", name="Рассадка на стену (PDF)"))
+    assert all(name in wall for name in pins)
 
     # 9. The referee, on his phone, records his first table from the paper, deal by deal.
     log_in(referee, base, "ilin", "Ilin-referee-2026")
@@ -257,6 +268,12 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     fits(referee)
     mine = sorted(n for n, login in referees.items() if login == "ilin")
     referee.get_by_role("link", name=re.compile(rf"Стол {mine[0]}\b")).first.tap()
+    # The four players check in.
+    check_in = referee.locator("section[aria-labelledby=check-in-title]")
+    for seat in (1, 2, 3, 4):
+        check_in.locator(f"button[name=seat][value='{seat}']").tap()
+        expect(referee.locator("section[aria-labelledby=check-in-title] .seat-button--present")).to_have_count(seat)
+    fits(referee)
     record_partition(referee, expect, [(2, 20, 5), (1, 10, 50), (3, 15, 40)])   # B 25, A 60, A 115
     expect(referee.locator(".verdict")).to_contain_text("Пара A выиграла")
 
@@ -268,12 +285,30 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     expect(referee.locator("#seat-4")).to_be_visible()
     fits(referee)
     table = tour1.tables.select_related("seat1", "seat2", "seat3", "seat4").get(number=mine[0])
+    # The player at seat 1 has chosen his own PIN by his slip's link, on his own phone.
+    own = context(PHONE)
+    own.goto(links[str(table.seat1)])
+    expect(own.get_by_role("heading", name="Выберите свой PIN-код")).to_be_visible()
+    fits(own)
+    own.locator("#printed").fill(pins[str(table.seat1)])
+    own.locator("#pin").fill("20261128")
+    own.locator("#pin_again").fill("20261128")
+    own.get_by_role("button", name="Сохранить PIN-код").tap()
+    expect(own.get_by_text("Эта ссылка больше не действует")).to_be_visible()
+    fits(own)
+    own.context.close()
+    pins[str(table.seat1)] = "20261128"
     for seat, player in enumerate(table.seats, 1):
         row = referee.locator(f"#seat-{seat}")
         row.locator("input[name=pin]").fill(pins[str(player)])
         row.get_by_role("button", name="Подтвердить PIN-кодом").tap()
         expect(referee.locator(f"#seat-{seat}.done")).to_be_visible()
         fits(referee)
+    referee.get_by_role("button", name="Подтвердить как судья").tap()
+    expect(referee.locator("#seat-0.done")).to_be_visible()
+    fits(referee)
+    signed = linked_pdf(referee, referee.get_by_role("link", name="Подписанный PDF"))
+    assert all(str(player) in signed for player in table.seats) and "Илья Ильин" in signed
 
     # 10. The other tables of tour 1 on their sheets: the referee his second, the organiser the rest.
     referee.goto(base + f"/tournaments/{slug}/tours/1/tables/{mine[1]}/sheet/")
@@ -336,5 +371,16 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     text = linked_pdf(page, page.get_by_role("link", name="Подписанный PDF"))
     assert "Жукович Захар" in text and "Жуков Захар" not in text
     assert NAME[:40] in text and "Партия до 100 очков." in text
+
+    # The organiser's pages of the day fit a phone as well.
+    phone = context(PHONE)
+    log_in(phone, base, "orlova", "Orlova-day-2026")
+    manage = f"/tournaments/{slug}/manage/"
+    corrected = cup.pairs.get(number=4).first
+    for path in [manage, manage + "staff/", manage + "entries/", manage + "pins/", manage + "tours/2/",
+                 manage + "tours/2/referees/", manage + f"entries/players/{corrected.pk}/edit/", manage + "edit/",
+                 f"/tournaments/{slug}/", f"/tournaments/{slug}/protocol/"]:
+        assert phone.goto(base + path).status == 200, path
+        fits(phone)
 
     assert problems == []
