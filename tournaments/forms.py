@@ -265,6 +265,12 @@ class OrganiserForm(forms.Form):
 class NewLoginForm(forms.Form):
     """A new login with the full name the protocols print; its holder sets his own password."""
 
+    def __init__(self, *args, **kwargs):
+        # It shares its page with the form of an existing login: ids of its own, or the label
+        # "Login" of one form would name the other's field.
+        kwargs.setdefault("auto_id", "id_new_%s")
+        super().__init__(*args, **kwargs)
+
     username = forms.CharField(label=_("Login"), max_length=150,
                                help_text=_("Letters, digits and @ . + - _ only."))
     last_name = forms.CharField(label=_("Last name"), max_length=150)

@@ -140,12 +140,17 @@ def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
 
 def seating_list(user, tour: Tour) -> bytes:
     """The seating list of ``tour`` for the wall: by table, then every player alphabetically with
-    his table and seat. The tour's staff only."""
+    his table and seat. The pairs with a bye (the players sitting out, in an individual tour) are
+    listed too, so that every entrant finds his name. The tour's staff only."""
     permissions.require_staff(user, tour.tournament)
     tables = [(table, _seats(table)) for table in _tables(tour)]
-    players = sorted(({"player": seat["player"], "table": table, "seat": seat["seat"]}
-                      for table, seats in tables for seat in seats),
-                     key=lambda p: (str(p["player"]).casefold(), p["table"].number))
+    byes = list(tour.byes.select_related("pair__first", "pair__second").order_by("pair__number"))
+    sit_outs = [s.player for s in tour.sit_outs.select_related("player")]
+    resting = [{"player": player, "table": None, "seat": None}
+               for player in [p for bye in byes for p in bye.pair.players] + sit_outs]
+    players = sorted([{"player": seat["player"], "table": table, "seat": seat["seat"]}
+                      for table, seats in tables for seat in seats] + resting,
+                     key=lambda p: (str(p["player"]).casefold(), p["table"].number if p["table"] else 0))
     return rendering.render_document("protocols/paper/seating.html", {
-        "tournament": tour.tournament, "tour": tour, "players": players,
+        "tournament": tour.tournament, "tour": tour, "players": players, "byes": byes, "sit_outs": sit_outs,
         "tables": [{"table": table, "seats": seats} for table, seats in tables]})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,10 @@ from .confirmations import PIN_RE
 
 #: The digits of a printed PIN: more than the 4 a player may choose, since it is given on paper.
 PRINTED_DIGITS = 6
+#: A slip link's secret: letters and digits only (190 bits), since the link is also read off the
+#: paper, where a line broken after a "-" reads as a hyphenated word and the "-" gets dropped.
+SECRET_ALPHABET = string.ascii_letters + string.digits
+SECRET_LENGTH = 32
 
 
 @dataclass
@@ -36,6 +41,10 @@ class Slips:
     pdf: bytes
     players: list[Player]  # each given a new PIN, on one slip, in the order printed
     skipped: list[Player]  # entrants whose PIN this login may not set (they set their own)
+
+
+def _new_secret() -> str:
+    return "".join(secrets.choice(SECRET_ALPHABET) for _char in range(SECRET_LENGTH))
 
 
 def _digest(secret: str) -> str:
@@ -68,7 +77,7 @@ def print_slips(user, tournament_id: int, *, renew: bool = False, base_url: str,
     fresh = {}
     for pk in chosen:
         pin = "".join(secrets.choice("0123456789") for _digit in range(PRINTED_DIGITS))
-        fresh[pk] = (pin, make_password(pin), secrets.token_urlsafe(24))
+        fresh[pk] = (pin, make_password(pin), _new_secret())
     expires = datetime.timedelta(days=settings.PIN_LINK_DAYS)
     with transaction.atomic():
         permissions.require_manage(user, tournament)

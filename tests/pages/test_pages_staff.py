@@ -149,3 +149,25 @@ def test_the_new_link_speaks_russian(client, cup, organiser, referee):
     assert "Новая ссылка для пароля" in client.get("/tournaments/cup/manage/staff/").content.decode()
     text = client.post(f"/tournaments/cup/manage/staff/{referee.pk}/link/").content.decode()
     assert "Его пароль и прежняя ссылка больше не действуют." in text and "http://testserver/accounts/reset/" in text
+
+
+@pytest.mark.parametrize("path", ["/tournaments/cup/manage/staff/", "/manage/organisers/"])
+def test_each_label_of_the_staff_pages_names_a_field_of_its_own_form(client, cup, path):
+    """The form of an existing login and that of a new one share a page: no id twice, so a
+    label (and a screen reader) leads to the field of its own form."""
+    client.force_login(user("root", superuser=True))
+    text = client.get(path).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', text)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    new_form = text[text.index('action="/' + path.strip("/") + '/new/"'):]
+    assert 'for="id_new_username"' in new_form and 'id="id_new_username"' in new_form
+
+
+def test_only_those_who_may_use_the_admin_site_see_its_link(client, cup, organiser):
+    """The organiser's day runs on the site's own pages: the admin site is the superusers'."""
+    admin_link = 'href="/admin/"'
+    assert admin_link not in client.get("/").content.decode()
+    client.force_login(organiser)
+    assert admin_link not in client.get("/tournaments/cup/manage/").content.decode()
+    client.force_login(user("root", superuser=True))
+    assert admin_link in client.get("/").content.decode()

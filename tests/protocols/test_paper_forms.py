@@ -59,6 +59,31 @@ def test_the_seating_list_is_by_table_then_alphabetical(world, tmp_path):
     assert all(seat_of[name] == (int(table), int(seat)) for name, table, seat in rows)
 
 
+@pytest.mark.parametrize("individual", [False, True])
+def test_the_seating_list_names_whoever_has_no_table_this_tour(tmp_path, individual):
+    """Five pairs: one has a bye; five players of an individual tour: one sits out. On the wall
+    he still finds his name, in both lists."""
+    org = user("org", superuser=True)
+    if individual:
+        t = tournament(org, format=Tournament.Format.INDIVIDUAL)
+        for n in range(1, 6):
+            services.register_player(org, t, {"last_name": f"Игрок{n}"})
+    else:
+        t = tournament(org, pairs=5)
+    tour = tours.generate_tour(org, t)
+    resting = [p for bye in tour.byes.all() for p in bye.pair.players] + [s.player for s in tour.sit_outs.all()]
+    assert len(resting) == (1 if individual else 2)
+    text = pdf_text(paper.seating_list(org, tour), tmp_path)
+    by_table, alphabetical = text.split("ИГРОКИ ПО АЛФАВИТУ")
+    label = "не играет в этом туре" if individual else "свободный тур"
+    assert ("Не играют в этом туре:" if individual else "Свободный тур:") in by_table
+    for player in resting:
+        assert str(player) in by_table
+        assert re.search(rf"^\s*{player}\s+{label}\s*$", alphabetical, re.M), alphabetical
+    listed = re.findall(r"^\s*(Игрок\S+)\s", alphabetical, re.M)
+    assert len(listed) == (5 if individual else 10) and listed == sorted(listed)
+
+
 def test_a_goat_table_gets_its_games_with_each_seats_hand_and_total(tmp_path):
     org = user("org", superuser=True)
     t = tournament(org, format=Tournament.Format.INDIVIDUAL, slug="goat",

@@ -66,8 +66,10 @@ def test_pins_are_generated_for_the_entrants_without_one_and_printed_one_slip_ea
     text = raw_text(slips.pdf, tmp_path)
     assert "Кубокклуба" in text
     for player in others:
-        pin, _secret = printed(text, player)
+        pin, secret = printed(text, player)
         assert check_password(pin, Player.objects.get(pk=player.pk).pin)
+        # Read off the paper whole: no "-" for a line break to pass for a hyphen.
+        assert re.fullmatch(r"[A-Za-z0-9]{32}", secret) and pinslips.slip_player(secret) == player
     assert str(first).replace(" ", "") not in text  # he had a PIN: no slip, and it still works
     assert check_password("1357", Player.objects.get(pk=first.pk).pin)
     assert PinChange.objects.filter(how="slip", by=event["org"], address="10.0.0.1").count() == len(others)
@@ -193,3 +195,7 @@ def test_the_pin_page_generates_and_a_reprint_needs_the_confirmation(client, eve
     assert "Tick the box" in refused.content.decode() and dict(Player.objects.values_list("pk", "pin")) == pins
     assert client.post(url, {"scope": "all", "confirm": "1"})["Content-Type"] == "application/pdf"
     assert not set(Player.objects.values_list("pin", flat=True)) & set(pins.values())
+    # The PIN trail: on a phone its rows are stacked, each value after its column's name.
+    trail = client.get(url).content.decode()
+    assert trail.count('<td data-label="When">') == PinChange.objects.count() > 0
+    assert trail.count('<td data-label="Player">') == PinChange.objects.count()
