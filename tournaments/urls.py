@@ -18,6 +18,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings/csv/", views.standings_csv, name="standings-csv"),
     path("tournaments/<slug:slug>/standings/players/csv/", views.standings_csv, {"kind": "players"},
          name="standings-players-csv"),
+    path("tournaments/<slug:slug>/players/<int:pk>/", views.tournament_player, name="tournament-player"),
+    path("players/", views.player_list, name="player-list"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),
