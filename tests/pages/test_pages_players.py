@@ -37,7 +37,7 @@ def cup(organiser):
     return services.update_tournament(organiser, t, status=Tournament.Status.REGISTRATION)
 
 
-def test_a_player_is_found_by_every_spelling_of_his_name_and_by_his_federation_id(client, cup):
+def test_a_player_is_found_by_every_spelling_of_his_name_and_by_his_federation_id(client, cup, organiser):
     shchukin = f"/players/{Player.objects.get(last_name='Щукин').pk}/"
     solovyov = f"/players/{Player.objects.get(last_name='Соловьёв').pk}/"
     for query in ("Щукин", "щукин юлий", "Юлий Щукин", "Shchukin", "SHCHUKIN Iulii", "Shchukin Yuliy",
@@ -45,9 +45,15 @@ def test_a_player_is_found_by_every_spelling_of_his_name_and_by_his_federation_i
         assert found(client, query) == ["/en" + shchukin], query
     for query in ("Соловьёв", "Соловьев", "Solovev Petr", "Solov'yev Pëtr", "Solovyov Pyotr", "Solov`yov"):
         assert found(client, query) == ["/en" + solovyov], query
-    for query in ("Ivanow", "Shukin", "Щукин Пётр", "RUS-0043"):
+    for query in ("Ivanow", "Shukin", "Щукин Пётр", "RUS-0043", "Tsyganov"):
         assert found(client, query) == [], query
     assert len(found(client, "ов")) == 3  # Иванов, Петров, Соловьёв
+    # A corrected name and federation id are found at once, the old ones no more.
+    services.update_player(organiser, Player.objects.get(last_name="Щукин"),
+                           {"last_name": "Цыганов", "federation_id": "RUS-0043"})
+    for query in ("Tsyganov", "Cyganov", "Cy`ganov Yulij", "RUS-0043"):
+        assert found(client, query) == ["/en" + shchukin], query
+    assert found(client, "Shchukin") == [] and found(client, "RUS-0042") == []
     page = html(client.get("/en/players/", {"q": "Ivanow"}))
     assert "0 players found" in page and "Nobody found" in page
     assert "players found" not in html(client.get("/en/players/"))  # no query: no list
