@@ -56,6 +56,10 @@ DEMO_PLAYERS = [
 ]
 
 
+def player_data(row: tuple[str, ...]) -> dict:
+    """A player's data for the registration services from a row of DEMO_PLAYERS and the like."""
+    return dict(zip(("last_name", "first_name", "club", "city"), row))
+
 
 def federation_id(n: int) -> str:
     """The federation id of DEMO_PLAYERS[n]: the same person in both sports tournaments."""
@@ -159,8 +163,7 @@ class Command(BaseCommand):
 
     @staticmethod
     def demo_player(n: int) -> dict:
-        return {**dict(zip(("last_name", "first_name", "club", "city"), DEMO_PLAYERS[n])),
-                "federation_id": federation_id(n)}
+        return {**player_data(DEMO_PLAYERS[n]), "federation_id": federation_id(n)}
 
     @transaction.atomic
     def earlier_tournament(self, organiser, referee):
@@ -178,8 +181,7 @@ class Command(BaseCommand):
             venue="Тула, клуб «Рыба»", starts_on=day, ends_on=day, format=Tournament.Format.SWISS)
         services.add_role(organiser, tournament, referee.username, "referee")
         pairs = [(self.demo_player(a), self.demo_player(b)) for a, b in EARLIER_PAIRS]
-        pairs += [tuple(dict(zip(("last_name", "first_name", "club", "city"), p)) for p in pair)
-                  for pair in EARLIER_NEWCOMERS]
+        pairs += [(player_data(first), player_data(second)) for first, second in EARLIER_NEWCOMERS]
         for first, second in pairs:
             services.register_pair(organiser, tournament, first, second)
         for number in range(1, EARLIER_TOURS + 1):
@@ -213,7 +215,7 @@ class Command(BaseCommand):
         services.add_role(organiser, tournament, chief.username, "chief_referee")
         services.add_role(organiser, tournament, referee.username, "referee")
         for player in GOAT_PLAYERS:
-            services.register_player(organiser, tournament, dict(zip(("last_name", "first_name", "club", "city"), player)))
+            services.register_player(organiser, tournament, player_data(player))
         for number in range(1, GOAT_PLAYED_TOURS + 2):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
