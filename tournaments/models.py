@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import Regulations
 
 from .fields import PlainTextField
+from .players.names import search_key
 
 
 class Tournament(models.Model):
@@ -126,6 +127,9 @@ class Player(models.Model):
     # Hashed (django.contrib.auth.hashers) PIN with which the player confirms a protocol on the
     # referee's device; empty: none set. Set through scoring.protocols.set_pin.
     pin = models.CharField(_("PIN"), max_length=128, blank=True, editable=False)
+    # What /players/ matches with one icontains per typed word (tournaments.players.names): the
+    # name in Cyrillic and its Latin spellings, and the federation id. Kept by save().
+    search_key = models.TextField(_("search key"), blank=True, editable=False)
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -138,6 +142,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.last_name} {self.first_name}".strip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_key = search_key(self.last_name, self.first_name, self.federation_id)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_key"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("player", kwargs={"pk": self.pk})

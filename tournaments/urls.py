@@ -30,6 +30,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/crosstable/pdf/", views.crosstable_pdf, name="crosstable-pdf"),
     path("tournaments/<slug:slug>/crosstable/players/pdf/", views.crosstable_pdf, {"kind": "players"},
          name="crosstable-players-pdf"),
+    path("tournaments/<slug:slug>/players/<int:pk>/", views.tournament_player, name="tournament-player"),
+    path("players/", views.player_list, name="player-list"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),

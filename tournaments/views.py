@@ -7,24 +7,23 @@ Anyone sees what is published; a draft tournament or tour is seen by its staff o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from scoring import engine
 from scoring.protocols.crosstable import crosstable_pdf as crosstable_document
 
 from . import permissions
 from . import standings
 from .forms import describe_regulations
-from .models import Entry, Pair, Player, Table, Tour, Tournament
+from .models import Entry, Pair, Player, Tour, Tournament
+from .players import history as players
 
 T = TypeVar("T")
 
@@ -104,44 +103,31 @@ def tour_detail(request, slug: str, number: int):
     })
 
 
-@dataclass
-class Seating:
-    """One table a player sat at: his seat, his partner and the opponents (at a Goat table each
-    for himself: no partner, every other player)."""
-
-    table: Table
-    seat: int
-    partner: Player | None
-    opponents: tuple[Player, ...]
+#: Players found on a page of /players/.
+PLAYERS_PER_PAGE = 25
 
 
-def _seating(table: Table, player: Player) -> Seating:
-    if table.pair_a_id is None:
-        players = table.players
-        seat = next(n for n, p in enumerate(players, 1) if p.pk == player.pk)
-        return Seating(table, seat, None, tuple(p for p in players if p.pk != player.pk))
-    seats = table.seats
-    seat = next(n for n, p in enumerate(seats, 1) if p.pk == player.pk)
-    opponents = engine.seats_of(engine.rules.other_pair(engine.pair_of(seat)))
-    return Seating(table, seat, seats[engine.partner_of(seat) - 1], (seats[opponents[0] - 1], seats[opponents[1] - 1]))
+def player_list(request):
+    """Find a player by his name, in Cyrillic or a Latin spelling of it, or his federation id."""
+    query = request.GET.get("q", "").strip()
+    page = Paginator(players.find(request.user, query), PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "tournaments/players.html", {"query": query, "page": page})
 
 
 def player_detail(request, pk: int):
+    """A player across tournaments: each tour he played, with its result, and his protocols."""
     player = get_object_or_404(permissions.visible_players(request.user), pk=pk)
-    tournaments = permissions.visible_tournaments(request.user)
-    entries = Entry.objects.filter(player=player, tournament__in=tournaments).select_related("tournament")
-    tables = (Table.objects.filter(Q(seat1=player) | Q(seat2=player) | Q(seat3=player) | Q(seat4=player),
-                                   tour__tournament__in=tournaments)
-              .select_related("tour__tournament", "seat1", "seat2", "seat3", "seat4")
-              .order_by("-tour__tournament__starts_on", "tour__tournament__name", "tour__number"))
-    seen: dict[int, bool] = {}
-    seatings = []
-    for table in tables:
-        if table.tour_id not in seen:
-            seen[table.tour_id] = permissions.can_see_tour(request.user, table.tour)
-        if seen[table.tour_id]:
-            seatings.append(_seating(table, player))
-    return render(request, "tournaments/player.html", {"player": player, "entries": entries, "seatings": seatings})
+    return render(request, "tournaments/player.html", {
+        "player": player, "histories": players.history(request.user, player)})
+
+
+def tournament_player(request, slug: str, pk: int):
+    """A player in one tournament: his next table, and each tour's result so far."""
+    tournament = _visible_tournament(request, slug)
+    player = get_object_or_404(Player, pk=pk, entries__tournament=tournament)
+    history = players.history(request.user, player, tournament)[0]
+    return render(request, "tournaments/tournament_player.html", {
+        "tournament": tournament, "player": player, "history": history})
 
 
 # -- standings -------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from scoring.management.commands.demo_players import Command as DemoPlayers
 from scoring.models import LiveTable, Partition, SeatResult
-from tournaments.models import Pair, Table, Tour, Tournament
+from tournaments.models import Entry, Pair, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,23 @@ def test_demo_tournament_is_played_through_the_services():
                                                                                 flat=True)) == [3, 4]
     assert Tour.objects.get(tournament=demo, number=4).started_at is not None
     assert not Table.objects.filter(tour__tournament=demo, referee__isnull=True).exists()
+
+
+def test_an_earlier_finished_tournament_shares_twenty_players_with_the_demo(client):
+    call_command("load_demo")
+    demo, earlier = Tournament.objects.get(slug="demo"), Tournament.objects.get(slug="demo-autumn")
+    assert earlier.status == Tournament.Status.FINISHED and earlier.ends_on < demo.starts_on
+    assert earlier.format == Tournament.Format.SWISS and earlier.pairs.filter(tour__isnull=True).count() == 12
+    assert list(earlier.tours.values_list("status", flat=True)) == ["finished"] * 3
+    partitions = Partition.objects.filter(table__tour__tournament=earlier)
+    assert partitions.count() == 18 and not partitions.exclude(status="finished").exists()
+    assert all(p.changes.count() == p.deals + 1 for p in partitions)  # recorded deal by deal
+    shared = set(Entry.objects.filter(tournament=demo).values_list("player", flat=True)) & set(
+        Entry.objects.filter(tournament=earlier).values_list("player", flat=True))
+    assert len(shared) == 20
+    # A shared player's page shows both tournaments, each with its scores.
+    page = client.get(f"/en/players/{min(shared)}/").content.decode()
+    assert demo.name in page and earlier.name in page and page.count(" : ") >= 6
 
 
 def test_loading_the_demo_twice_changes_nothing():

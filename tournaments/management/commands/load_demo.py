@@ -1,5 +1,6 @@
-"""``manage.py load_demo``: the demo logins and the demo tournaments (sports domino, and an
-individual Goat event), through the real services.
+"""``manage.py load_demo``: the demo logins and the demo tournaments (sports domino, an earlier
+finished one with most of the same players, and an individual Goat event), through the real
+services.
 
 Safe to run again: what exists is left as it is.
 """
@@ -16,7 +17,7 @@ from scoring.live import play as live_play
 from scoring.protocols.confirmations import set_pin
 from tournaments import services
 from tournaments import tours
-from tournaments.models import PlayMode, Tour, Tournament
+from tournaments.models import Player, PlayMode, Tour, Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Only the
 # superuser is staff of the admin site; the referees work on the site's own pages.
@@ -55,6 +56,29 @@ DEMO_PLAYERS = [
 ]
 
 
+def player_data(row: tuple[str, ...]) -> dict:
+    """A player's data for the registration services from a row of DEMO_PLAYERS and the like."""
+    return dict(zip(("last_name", "first_name", "club", "city"), row))
+
+
+def federation_id(n: int) -> str:
+    """The federation id of DEMO_PLAYERS[n]: the same person in both sports tournaments."""
+    return f"DEMO-{n + 1:03d}"
+
+
+EARLIER_SLUG = "demo-autumn"
+#: The earlier tournament, finished a month before the demo: 12 pairs, three tours, Swiss.
+EARLIER_DAYS_BEFORE = 30
+EARLIER_TOURS = 3
+#: Its pairs: (index in DEMO_PLAYERS, index) of 20 of the demo's players, with other partners
+#: than in the demo, and two pairs of newcomers.
+EARLIER_PAIRS = [(n + k, n + k + 2) for n in range(0, 20, 4) for k in (0, 1)]
+EARLIER_NEWCOMERS = [
+    (("Щукин", "Илья", "Дуплет", "Москва"), ("Ёлкина", "Юлия", "Дуплет", "Москва")),
+    (("Цыганов", "Яков", "Рыба", "Тула"), ("Шишкин", "Эрик", "Рыба", "Тула")),
+]
+
+
 GOAT_SLUG = "goat"
 #: The Goat event (RULES 9.1): 12 players each for himself, three tables of 4 a tour; three tours
 #: recorded on the score sheet, the fourth started by the chief referee.
@@ -82,6 +106,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         users = self.users()
+        if not Tournament.objects.filter(slug=EARLIER_SLUG).exists():
+            self.earlier_tournament(users["organiser"], users["referee"])
         if not Tournament.objects.filter(slug=DEMO_SLUG).exists():
             self.tournament(users["organiser"], users["chief"], users["referee"])
         if not Tournament.objects.filter(slug=GOAT_SLUG).exists():
@@ -116,9 +142,7 @@ class Command(BaseCommand):
         services.add_role(organiser, tournament, chief.username, "chief_referee")
         services.add_role(organiser, tournament, referee.username, "referee")
         for n in range(0, len(DEMO_PLAYERS), 2):
-            first, second = (dict(zip(("last_name", "first_name", "club", "city"), p))
-                             for p in DEMO_PLAYERS[n:n + 2])
-            services.register_pair(organiser, tournament, first, second)
+            services.register_pair(organiser, tournament, self.demo_player(n), self.demo_player(n + 1))
         for number in range(1, DEMO_PLAYED_TOURS + 2):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
@@ -135,6 +159,38 @@ class Command(BaseCommand):
                     self.play(referee, table.partition.pk, tournament, seed=number * 100 + table.number, deals=2)
         live_play.start_tour(chief, tour)
         assert Tour.objects.filter(tournament=tournament, status=Tour.Status.FINISHED).count() == DEMO_PLAYED_TOURS
+        return tournament
+
+    @staticmethod
+    def demo_player(n: int) -> dict:
+        return {**player_data(DEMO_PLAYERS[n]), "federation_id": federation_id(n)}
+
+    @transaction.atomic
+    def earlier_tournament(self, organiser, referee):
+        """A month before the demo: 12 pairs, Swiss, every tour recorded deal by deal, finished.
+        Twenty of the demo's players played it (found again by their federation ids), so that
+        their pages have a history across tournaments."""
+        # The players of a demo tournament made before they had federation ids get theirs.
+        for n, (last_name, first_name, *_) in enumerate(DEMO_PLAYERS):
+            for player in Player.objects.filter(entries__tournament__slug=DEMO_SLUG, federation_id="",
+                                                last_name=last_name, first_name=first_name):
+                services.update_player(organiser, player, {"federation_id": federation_id(n)})
+        day = datetime.date.today() - datetime.timedelta(days=EARLIER_DAYS_BEFORE)
+        tournament = services.create_tournament(
+            organiser, name="Осенний кубок по спортивному домино", slug=EARLIER_SLUG,
+            venue="Тула, клуб «Рыба»", starts_on=day, ends_on=day, format=Tournament.Format.SWISS)
+        services.add_role(organiser, tournament, referee.username, "referee")
+        pairs = [(self.demo_player(a), self.demo_player(b)) for a, b in EARLIER_PAIRS]
+        pairs += [(player_data(first), player_data(second)) for first, second in EARLIER_NEWCOMERS]
+        for first, second in pairs:
+            services.register_pair(organiser, tournament, first, second)
+        for number in range(1, EARLIER_TOURS + 1):
+            tour = tours.generate_tour(organiser, tournament)
+            tours.publish_tour(organiser, tour)
+            for table in tour.tables.order_by("number"):
+                services.assign_referee(organiser, table, referee)
+                self.play(referee, table.partition.pk, tournament, seed=1000 + number * 100 + table.number)
+        services.update_tournament(organiser, tournament, status=Tournament.Status.FINISHED)
         return tournament
 
     @staticmethod
@@ -159,7 +215,7 @@ class Command(BaseCommand):
         services.add_role(organiser, tournament, chief.username, "chief_referee")
         services.add_role(organiser, tournament, referee.username, "referee")
         for player in GOAT_PLAYERS:
-            services.register_player(organiser, tournament, dict(zip(("last_name", "first_name", "club", "city"), player)))
+            services.register_player(organiser, tournament, player_data(player))
         for number in range(1, GOAT_PLAYED_TOURS + 2):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():

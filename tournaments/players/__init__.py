@@ -1,0 +1,2 @@
+"""Players across tournaments: finding them by name (:mod:`.names`) and what they played
+(:mod:`.history`)."""
