@@ -19,6 +19,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings/players/csv/", views.standings_csv, {"kind": "players"},
          name="standings-players-csv"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("ratings/", views.ratings_page, name="ratings"),
+    path("ratings/<slug:family>/", views.ratings_page, name="ratings-family"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),
     path("manage/new/", organiser.tournament_create, name="tournament-create"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +22,7 @@ from scoring import engine
 from . import permissions
 from . import standings
 from .forms import describe_regulations
-from .models import Entry, Pair, Player, Table, Tour, Tournament
+from .models import Entry, Pair, Player, Rating, RatingFamily, Table, Tour, Tournament
 
 
 def home(request):
@@ -172,3 +173,22 @@ def standings_csv(request, slug: str, kind: str | None = None):
     response = HttpResponse(table.csv(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{table.file_name}"'
     return response
+
+
+# -- ratings ---------------------------------------------------------------------------------------
+
+RATINGS_PER_PAGE = 50
+
+
+def ratings_page(request, family: str = RatingFamily.SPORTS):
+    """The rating list of a game family (README, "Ratings"), best first, a page at a time. Every
+    player on it played in a finished tour, so in a published tournament: no one hidden."""
+    if family not in RatingFamily.values:
+        raise Http404
+    ratings = (Rating.objects.filter(family=family).select_related("player")
+               .order_by("-value", "player__last_name", "player__first_name", "player_id"))
+    page = Paginator(ratings, RATINGS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "tournaments/ratings.html", {
+        "family": family, "families": RatingFamily.choices, "page": page,
+        "lines": [(page.start_index() + i, r) for i, r in enumerate(page.object_list)],
+    })

@@ -1,0 +1,162 @@
+"""The ratings of a game family recomputed from every rated result, in one reproducible order.
+
+A result is rated when its tour is finished (the ratings move when a tour ends, never in the
+middle of one) and its partition or sitting was played: a no-show decided nothing about skill
+(RULES 5; not a game played), a bye is no partition, a withdrawn pair plays no more partitions
+(the ones it played count), an annulled no-show reopens its table until it is played. The order
+is (tour start, tournament, tour, table): the tour's actual start, else its planned start, else
+its tournament's first day. A correction changes the stored result, and the next refresh reads it.
+
+The whole family is recomputed each time (Weng-Lin updates are not commutative: a corrected
+result in an old tour changes every later update), and written only where it differs: a second
+refresh of the same results writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from scoring import engine
+from scoring.models import Partition
+from tournaments.models import Rating, RatingChange, RatingFamily, Tour, Tournament
+
+from .games import GAMES
+
+#: The model, with the library's defaults (mu 25, sigma 25/3, tau 25/300).
+MODEL = PlackettLuce()
+#: The number shown: 1000 + 40 * (mu - 3 sigma), the library's ordinal scaled so that a newcomer
+#: starts at 1000 and a point of the model is 40 on the list.
+SCALE, OFFSET = 40.0, 1000.0
+
+
+def shown(rating: PlackettLuceRating) -> float:
+    return rating.ordinal(alpha=SCALE, target=OFFSET)
+
+
+def newcomer() -> PlackettLuceRating:
+    return MODEL.rating()
+
+
+@dataclass(frozen=True)
+class Result:
+    """A rated partition or sitting: its place in the order, its teams and their ranks."""
+
+    partition_id: int
+    tournament_id: int
+    at: datetime.datetime
+    order_key: tuple[Any, ...]
+    teams: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+
+
+def results(family: str) -> list[Result]:
+    """The rated results of ``family``, in rating order."""
+    rules = {pk: engine.Regulations.from_dict(regulations)
+             for pk, regulations in Tournament.objects.values_list("pk", "regulations")}
+    by_game: dict[str, list[int]] = {}
+    for pk, regulations in rules.items():
+        entry = GAMES.get(regulations.game)
+        if entry is not None and entry.family == family:
+            by_game.setdefault(regulations.game, []).append(pk)
+    found: list[Result] = []
+    for game, tournaments in by_game.items():
+        partitions = Partition.objects.filter(
+            status=Partition.Status.FINISHED, table__tour__status=Tour.Status.FINISHED,
+            table__tour__tournament__in=tournaments).exclude(reason=engine.Reason.NO_SHOW)
+        place = {pk: (tournament, (started or planned or _day(day)), tour, table)
+                 for pk, tournament, started, planned, day, tour, table in partitions.values_list(
+                     "pk", "table__tour__tournament_id", "table__tour__started_at", "table__tour__planned_start",
+                     "table__tour__tournament__starts_on", "table__tour__number", "table__number")}
+        for pk, teams, ranks in GAMES[game].read(partitions, rules):
+            tournament, at, tour, table = place[pk]
+            found.append(Result(pk, tournament, at, (at, tournament, tour, table), teams, ranks))
+    found.sort(key=lambda r: r.order_key)
+    return found
+
+
+def _day(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+
+
+@dataclass
+class Computed:
+    """A family's ratings as the results make them: the rows to store."""
+
+    changes: list[RatingChange]
+    ratings: list[Rating]
+
+
+def compute(family: str, rated: list[Result]) -> Computed:
+    """Rate ``rated`` in order, every player from the library's default rating."""
+    current: dict[int, PlackettLuceRating] = {}
+    counts: dict[int, int] = {}
+    changes: list[RatingChange] = []
+    for order, result in enumerate(rated, 1):
+        before = [[current.get(p) or newcomer() for p in team] for team in result.teams]
+        after = MODEL.rate(before, ranks=list(result.ranks))
+        for team, old_team, new_team in zip(result.teams, before, after):
+            for player, old, new in zip(team, old_team, new_team):
+                current[player] = new
+                counts[player] = counts.get(player, 0) + 1
+                changes.append(RatingChange(
+                    player_id=player, family=family, order=order, partition_id=result.partition_id,
+                    tournament_id=result.tournament_id, at=result.at, mu_before=old.mu, sigma_before=old.sigma,
+                    mu_after=new.mu, sigma_after=new.sigma, before=shown(old), after=shown(new)))
+    ratings = [Rating(player_id=p, family=family, mu=r.mu, sigma=r.sigma, value=shown(r), partitions=counts[p])
+               for p, r in sorted(current.items())]
+    return Computed(changes, ratings)
+
+
+_CHANGE_FIELDS = ("player_id", "order", "partition_id", "tournament_id", "at", "mu_before", "sigma_before",
+                  "mu_after", "sigma_after", "before", "after")
+_RATING_FIELDS = ("player_id", "mu", "sigma", "value", "partitions")
+
+
+def _rows(objects: list[Any], fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    return [tuple(getattr(o, f) for f in fields) for o in objects]
+
+
+def refresh(family: str) -> bool:
+    """Recompute ``family``'s ratings from all its results and store them where they differ from
+    the stored ones. Whether anything was written. Two refreshes at once: the later one's insert
+    meets the unique constraints and rolls back whole (its task retries)."""
+    if family not in RatingFamily.values:
+        raise ValueError(f"Unknown rating family: {family!r}.")
+    computed = compute(family, results(family))
+    with transaction.atomic():
+        stored_changes = RatingChange.objects.filter(family=family)
+        stored_ratings = Rating.objects.filter(family=family)
+        same = (sorted(stored_changes.values_list(*_CHANGE_FIELDS)) == sorted(_rows(computed.changes, _CHANGE_FIELDS))
+                and sorted(stored_ratings.values_list(*_RATING_FIELDS))
+                == sorted(_rows(computed.ratings, _RATING_FIELDS)))
+        if same:
+            return False
+        stored_changes.delete()
+        stored_ratings.delete()
+        RatingChange.objects.bulk_create(computed.changes, batch_size=5000)
+        Rating.objects.bulk_create(computed.ratings, batch_size=5000)
+    return True
+
+
+def refresh_all() -> dict[str, bool]:
+    """Every family recomputed (``manage.py rate``): which ones changed."""
+    return {family: refresh(family) for family in RatingFamily.values}
+
+
+def family_of(tournament: Tournament) -> str | None:
+    """The family a tournament's results are rated in; None for a game not rated."""
+    entry = GAMES.get(tournament.rules.game)
+    return None if entry is None else str(entry.family)
+
+
+def player_ratings(family: str, players: list[int]) -> dict[int, float]:
+    """The shown rating of each of ``players`` in ``family``; a player never rated has the
+    library's default (:func:`newcomer`)."""
+    stored = dict(Rating.objects.filter(family=family, player__in=players).values_list("player_id", "value"))
+    return {p: stored.get(p, shown(newcomer())) for p in players}
