@@ -458,10 +458,12 @@ class RatingChange(models.Model):
     before and after. ``order`` is its place in the family's order of results (tour start,
     tournament, table), from 1."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # No index of their own: the history's and the unique constraint's indexes lead with them.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False)
     family = models.CharField(max_length=10, choices=RatingFamily.choices)
     order = models.PositiveIntegerField()
-    partition = models.ForeignKey("scoring.Partition", on_delete=models.CASCADE, related_name="rating_changes")
+    partition = models.ForeignKey("scoring.Partition", on_delete=models.CASCADE, related_name="rating_changes",
+                                  db_index=False)
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField()
     mu_before = models.FloatField()

@@ -203,8 +203,7 @@ def test_a_points_game_is_not_rated():
 def test_a_recomputation_is_identical_and_writes_nothing():
     org = user("org", superuser=True)
     t = tournament(org, pairs=6, format=Tournament.Format.ROUND_ROBIN)
-    for results in ({}, {2: (10, 200)}, {1: (0, 200), 3: (10, 200)}):
-        sports_tour(org, t, results)
+    played = [sports_tour(org, t, results) for results in ({}, {2: (10, 200)}, {1: (0, 200), 3: (10, 200)})]
     assert rating.refresh("sports") is True
     first = snapshot()
     assert rating.refresh("sports") is False
@@ -218,6 +217,23 @@ def test_a_recomputation_is_identical_and_writes_nothing():
     again = snapshot()
     assert [row[1:] for row in again[0]] == [row[1:] for row in first[0]]
     assert [row[1:] for row in again[1]] == [row[1:] for row in first[1]]
+    # A result of tour 2 corrected: the refresh rewrites the history from that partition on and
+    # leaves what came before; the outcome is a recomputation from nothing.
+    corrected = played[1].tables.get(number=2).partition
+    Partition.objects.filter(pk=corrected.pk).update(winner="A", points_a=200, points_b=10)
+    assert rating.refresh("sports") is True
+    kept = RatingChange.objects.filter(partition__table__tour=played[0])
+    assert sorted(kept.values_list("pk", flat=True)) == sorted(
+        row[0] for row in again[0] if row[4] in set(kept.values_list("partition_id", flat=True)))
+    assert RatingChange.objects.get(partition=corrected, player=corrected.table.seat1).after > 1000
+    incremental = snapshot()
+    call_command("rate", stdout=open("/dev/null", "w"))
+    assert snapshot() == incremental
+    Rating.objects.all().delete()
+    RatingChange.objects.all().delete()
+    call_command("rate", stdout=open("/dev/null", "w"))
+    assert [row[1:] for row in snapshot()[0]] == [row[1:] for row in incremental[0]]
+    assert [row[1:] for row in snapshot()[1]] == [row[1:] for row in incremental[1]]
 
 
 def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(django_capture_on_commit_callbacks):
@@ -303,7 +319,8 @@ def test_the_rating_list_by_family_with_its_tabs_and_pages(client, settings):
     t = tournament(org, pairs=2)
     tour = sports_tour(org, t)
     rating.refresh("sports")
-    page = client.get(reverse("ratings")).content.decode()
+    page = client.get("/ratings/").content.decode()  # Russian at the root
+    assert "<h1>Рейтинги</h1>" in page and 'aria-current="page">Спортивное домино' in page
     winner = tour.tables.get().seat1
     assert winner.get_absolute_url() in page
     lines = page.split('<tbody>')[1]
