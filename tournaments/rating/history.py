@@ -24,6 +24,7 @@ class Point:
 # there at 1:1; wider screens scale it up to the page's measure.
 WIDTH, HEIGHT = 360, 200
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28
+STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ def _draw(history: FamilyHistory) -> None:
     """Place the dots, evenly by tournament, and three gridlines spanning the ratings."""
     values = [history.start, *(p.rating for p in history.points)]
     low, high = min(values), max(values)
-    step = max(10, round((high - low) / 2 / 10) * 10 or 10)
+    # A round step that spans the ratings in at most three intervals.
+    step = next((s for s in STEPS if (high - low) / s <= 3), STEPS[-1] * (1 + int((high - low) // (3 * STEPS[-1]))))
     low, high = (low // step) * step, -(-high // step) * step
     if high == low:
         high = low + step
