@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 
 from scoring import services as scoring
 from scoring.models import Partition, SeatResult
-from tournaments import rating, services, tours
+from tournaments import rating, services, tours, views
 from tournaments.models import Pair, Rating, RatingChange, Tour, Tournament
 from tournaments.rating.tasks import refresh_ratings
 
@@ -314,7 +314,7 @@ def test_a_seeding_by_rating_needs_a_rated_game():
 # -- pages -------------------------------------------------------------------------------------------
 
 
-def test_the_rating_list_by_family_with_its_tabs_and_pages(client, settings):
+def test_the_rating_list_by_family_with_its_tabs_and_pages(client, monkeypatch):
     org = user("org", superuser=True)
     t = tournament(org, pairs=2)
     tour = sports_tour(org, t)
@@ -325,6 +325,11 @@ def test_the_rating_list_by_family_with_its_tabs_and_pages(client, settings):
     assert winner.get_absolute_url() in page
     lines = page.split('<tbody>')[1]
     assert lines.index(winner.last_name) < lines.index(tour.tables.get().seat2.last_name)
+    # 50 a page; with 2 a page, page 2 holds ranks 3 and 4, and links back.
+    monkeypatch.setattr(views, "RATINGS_PER_PAGE", 2)
+    second = client.get("/ratings/", {"page": 2}).content.decode()
+    assert second.count('<td class="num">3</td>') == 1 and '<td class="num">4</td>' in second
+    assert 'rel="prev"' in second and 'rel="next"' not in second and "Страница 2 из 2" in second
     assert client.get(reverse("ratings-family", args=["goat"])).status_code == 200
     assert client.get(reverse("ratings-family", args=["chess"])).status_code == 404
     assert reverse("ratings") in client.get(reverse("home")).content.decode()
