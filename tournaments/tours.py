@@ -167,12 +167,12 @@ def _seeding_order(tournament: Tournament, first_tour: Tour, pairs: list[Pair]) 
 
 
 def _pair_ratings(tournament: Tournament, pairs: list[Pair]) -> dict[int, float]:
-    """Each pair's rating in the family its tournament plays: the mean of its two players' (a
-    player never rated has the library's default, README "Ratings")."""
+    """Each pair's rating in the family its tournament plays, as it stood before the tournament:
+    the mean of its two players' (a player never rated has the library's default, README "Ratings")."""
     family = rating.family_of(tournament)
     if family is None:
         raise ValidationError(_("This game has no rating: choose another seeding."))
-    players = rating.player_ratings(family, [p for pair in pairs for p in (pair.first_id, pair.second_id)])
+    players = rating.player_ratings(family, [p for pair in pairs for p in (pair.first_id, pair.second_id)], tournament)
     return {pair.pk: (players[pair.first_id] + players[pair.second_id]) / 2 for pair in pairs}
 
 

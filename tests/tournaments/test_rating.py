@@ -284,6 +284,7 @@ def test_tour_one_seeded_by_the_pairs_mean_rating():
     org = user("org", superuser=True)
     four = people(4)
     earlier = pair_event(org, "earlier", four, format=Tournament.Format.MANUAL)
+    services.update_tournament(org, earlier, starts_on=datetime.date(2026, 11, 14), ends_on=datetime.date(2026, 11, 14))
     ids = {p.number: p.pk for p in Pair.objects.filter(tournament=earlier)}
     tour = tours.generate_tour(org, earlier)
     tours.set_tables(org, tour, [(ids[4], ids[1]), (ids[3], ids[2])])
@@ -300,6 +301,15 @@ def test_tour_one_seeded_by_the_pairs_mean_rating():
     number = dict(Pair.objects.filter(tournament=t).values_list("pk", "number"))
     assert sorted((number[a], number[b]) for a, b in first.tables.values_list("pair_a", "pair_b")) == [(3, 5), (4, 1)]
     assert number[first.byes.get().pair_id] == 2
+    # The ratings as they stood before the tournament: its own results leave its seeding alone
+    # (a round robin's later tours reproduce tour 1's order from them).
+    pairs = list(Pair.objects.filter(tournament=t))
+    seeded = tours._pair_ratings(t, pairs)
+    tours.publish_tour(org, first)
+    finish_tour(first, {1: (0, 200), 2: (0, 200)})
+    assert rating.refresh("sports") is True
+    assert tours._pair_ratings(t, pairs) == seeded
+    assert RatingChange.objects.filter(tournament=t).exists()
 
 
 def test_a_seeding_by_rating_needs_a_rated_game():

@@ -180,8 +180,11 @@ def family_of(tournament: Tournament) -> str | None:
     return None if entry is None else str(entry.family)
 
 
-def player_ratings(family: str, players: list[int]) -> dict[int, float]:
-    """The shown rating of each of ``players`` in ``family``; a player never rated has the
-    library's default (:func:`newcomer`)."""
-    stored = dict(Rating.objects.filter(family=family, player__in=players).values_list("player_id", "value"))
-    return {p: stored.get(p, shown(newcomer())) for p in players}
+def player_ratings(family: str, players: list[int], tournament: Tournament) -> dict[int, float]:
+    """The shown rating of each of ``players`` in ``family`` as it stood before ``tournament``'s
+    first day (its own results and later ones left out, so that every tour of a round robin seeds
+    alike); a player not rated by then has the library's default (:func:`newcomer`)."""
+    before = RatingChange.objects.filter(family=family, player__in=players, at__lt=_day(tournament.starts_on)) \
+        .exclude(tournament=tournament).order_by("order")
+    stood = dict(before.values_list("player_id", "after"))  # each player's last row before it
+    return {p: stood.get(p, shown(newcomer())) for p in players}
