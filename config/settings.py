@@ -285,7 +285,7 @@ SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweep"
 CELERY_TASK_ROUTES = {"scoring.live.expire_turn": {"queue": CLOCK_QUEUE},
                       "scoring.live.sweep": {"queue": SWEEP_QUEUE}}
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks", "scoring.live.timers")
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks", "scoring.live.timers", "tournaments.rating.tasks")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True

@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
+from celery import current_app
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -17,6 +18,10 @@ from scoring import engine
 from tournaments.models import Tour
 
 from .models import Partition, PartitionChange, SeatResult, result_summary
+
+#: The refresh of the ratings (tournaments.rating.tasks), sent by name: it sits above this module.
+RATE_TASK = "tournaments.rating.refresh"
+
 
 class Conflict(Exception):
     """The partition changed since the client read it: reload and record again."""
@@ -88,7 +93,16 @@ def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, 
     if before.get("status") != partition.status:
         # Locks the tour's row: only when a partition starts or ends, never on every move.
         update_tour(partition.table.tour)
+    elif partition.is_finished and partition.table.tour.status == Tour.Status.FINISHED:
+        rate_after_commit(partition.table.tour)  # a correction of a result already rated
     return change
+
+
+def rate_after_commit(tour: Tour) -> None:
+    """Refresh the ratings of the tour's game once this transaction commits: the rated results
+    changed (README, "Ratings")."""
+    tournament_id = tour.tournament_id
+    transaction.on_commit(lambda: current_app.send_task(RATE_TASK, (tournament_id,)), robust=True)
 
 
 def update_tour(tour: Tour) -> None:
@@ -103,6 +117,8 @@ def update_tour(tour: Tour) -> None:
     elif partitions.exclude(status=Partition.Status.SCHEDULED).exists():
         status = Tour.Status.RUNNING
     if status != tour.status:
+        if Tour.Status.FINISHED in (status, tour.status):
+            rate_after_commit(tour)  # its results become rated, or a reopened table leaves them
         tour.status = status
         tour.save(update_fields=["status"])
 

@@ -39,6 +39,7 @@ class Tournament(models.Model):
         NUMBERS = "numbers", _("By start numbers")
         SEEDS = "seeds", _("By the organiser's seed numbers")
         RANDOM = "random", _("By a random draw")
+        RATING = "rating", _("By the players' rating")
 
     name = PlainTextField(_("name"), max_length=200)
     slug = models.SlugField(_("short name"), max_length=80, unique=True,
@@ -430,3 +431,59 @@ class EntryChange(models.Model):
         # In the player's field order: PostgreSQL's jsonb keeps no order of keys.
         return [(str(field.verbose_name), self.before[field.name], self.after.get(field.name))
                 for field in Player._meta.fields if field.name in self.before]
+
+
+class RatingFamily(models.TextChoices):
+    """The games rated apart (tournaments.rating): a player's sports rating says nothing of his Goat."""
+
+    SPORTS = "sports", _("Sports domino")
+    GOAT = "goat", _("Goat")
+    SEA_GOAT = "sea_goat", _("Sea Goat")
+
+
+class Rating(models.Model):
+    """A player's rating in one game family: the OpenSkill estimate (``mu``, ``sigma``) after every
+    result rated so far, and the number shown (``value``, README "Ratings"). Written only by
+    :func:`tournaments.rating.refresh`, from the results alone."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player"))
+    family = models.CharField(_("game"), max_length=10, choices=RatingFamily.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    value = models.FloatField(_("rating"))
+    partitions = models.PositiveIntegerField(_("partitions rated"))
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [models.UniqueConstraint(fields=["family", "player"], name="rating_once")]
+        indexes = [models.Index(fields=["family", "-value"], name="rating_list")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.family} {self.value:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated partition (sports) or sitting (Goat, Sea Goat) did to one player's rating:
+    before and after. ``order`` is its place in the family's order of results (tour start,
+    tournament, table), from 1."""
+
+    # No index of their own: the history's and the unique constraint's indexes lead with them.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False)
+    family = models.CharField(max_length=10, choices=RatingFamily.choices)
+    order = models.PositiveIntegerField()
+    partition = models.ForeignKey("scoring.Partition", on_delete=models.CASCADE, related_name="rating_changes",
+                                  db_index=False)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    before = models.FloatField()
+    after = models.FloatField()
+
+    class Meta:
+        ordering = ["family", "order", "player"]
+        constraints = [models.UniqueConstraint(fields=["partition", "player"], name="rating_change_once")]
+        indexes = [models.Index(fields=["player", "family", "order"], name="rating_history")]

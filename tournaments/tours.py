@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.models import Partition, SeatResult
 
-from . import draw
+from . import draw, rating
 from .models import Bye, Entry, Pair, SitOut, Table, Tour, Tournament
 from .permissions import referees, require_manage
 from .services import locked
@@ -158,10 +158,22 @@ def _seeding_order(tournament: Tournament, first_tour: Tour, pairs: list[Pair]) 
             first_tour.save(update_fields=["draw_seed"])
         else:  # tour 1 was seated by hand: no random order was drawn
             method = Tournament.Seeding.NUMBERS
+    ratings = _pair_ratings(tournament, pairs) if method == Tournament.Seeding.RATING else {}
     try:
-        return draw.seeding_order([draw.Seeded(p.pk, p.number, p.seed) for p in pairs], method, first_tour.draw_seed)
+        return draw.seeding_order([draw.Seeded(p.pk, p.number, p.seed, ratings.get(p.pk)) for p in pairs], method,
+                                  first_tour.draw_seed)
     except draw.DrawError as error:
         raise _draw_error(error) from None
+
+
+def _pair_ratings(tournament: Tournament, pairs: list[Pair]) -> dict[int, float]:
+    """Each pair's rating in the family its tournament plays, as it stood before the tournament:
+    the mean of its two players' (a player never rated has the library's default, README "Ratings")."""
+    family = rating.family_of(tournament)
+    if family is None:
+        raise ValidationError(_("This game has no rating: choose another seeding."))
+    players = rating.player_ratings(family, [p for pair in pairs for p in (pair.first_id, pair.second_id)], tournament)
+    return {pair.pk: (players[pair.first_id] + players[pair.second_id]) / 2 for pair in pairs}
 
 
 def _seat(tour: Tour, tables: Iterable[tuple[Pair, Pair]], bye: Pair | None = None) -> None:

@@ -33,6 +33,8 @@ urlpatterns = [
     path("tournaments/<slug:slug>/players/<int:pk>/", views.tournament_player, name="tournament-player"),
     path("players/", views.player_list, name="player-list"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("ratings/", views.ratings_page, name="ratings"),
+    path("ratings/<slug:family>/", views.ratings_page, name="ratings-family"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),
     path("manage/new/", organiser.tournament_create, name="tournament-create"),

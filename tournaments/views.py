@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,9 +21,9 @@ from django.utils.translation import pgettext_lazy
 from scoring.protocols.crosstable import crosstable_pdf as crosstable_document
 
 from . import permissions
-from . import standings
+from . import rating, standings
 from .forms import describe_regulations
-from .models import Entry, Pair, Player, Tour, Tournament
+from .models import Entry, Pair, Player, Rating, RatingFamily, Tour, Tournament
 from .players import history as players
 
 T = TypeVar("T")
@@ -118,7 +119,8 @@ def player_detail(request, pk: int):
     """A player across tournaments: each tour he played, with its result, and his protocols."""
     player = get_object_or_404(permissions.visible_players(request.user), pk=pk)
     return render(request, "tournaments/player.html", {
-        "player": player, "histories": players.history(request.user, player)})
+        "player": player, "histories": players.history(request.user, player),
+        "ratings": rating.rating_history(player)})
 
 
 def tournament_player(request, slug: str, pk: int):
@@ -217,3 +219,22 @@ def crosstable_pdf(request, slug: str, kind: str | None = None):
     """The crosstable on A4 landscape, in Russian like every PDF of the protocols."""
     ct = _crosstable(request, slug, kind)
     return _file(crosstable_document(ct), "application/pdf", ct.file_name("pdf"))
+
+
+# -- ratings ---------------------------------------------------------------------------------------
+
+RATINGS_PER_PAGE = 50
+
+
+def ratings_page(request, family: str = RatingFamily.SPORTS):
+    """The rating list of a game family (README, "Ratings"), best first, a page at a time. Every
+    player on it played in a finished tour, so in a published tournament: no one hidden."""
+    if family not in RatingFamily.values:
+        raise Http404
+    ratings = (Rating.objects.filter(family=family).select_related("player")
+               .order_by("-value", "player__last_name", "player__first_name", "player_id"))
+    page = Paginator(ratings, RATINGS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "tournaments/ratings.html", {
+        "family": family, "families": RatingFamily.choices, "page": page,
+        "lines": [(page.start_index() + i, r) for i, r in enumerate(page.object_list)],
+    })

@@ -31,6 +31,17 @@ def test_the_random_draw_is_reproduced_from_its_seed_and_differs_by_seed():
         seeding_order(PAIRS, "random")
 
 
+def test_by_rating_the_higher_first_equal_ratings_by_start_number():
+    pairs = [Seeded(1, 1, rating=1000.0), Seeded(2, 2, rating=1210.5), Seeded(3, 3, rating=980.0),
+             Seeded(4, 4, rating=1210.5)]
+    assert seeding_order(list(reversed(pairs)), "rating") == [2, 4, 1, 3]
+
+
+def test_a_seeding_by_rating_without_a_pairs_rating_is_refused():
+    with pytest.raises(DrawError, match="Pair 2 has no rating to seed by"):
+        seeding_order([Seeded(1, 1, rating=1000.0), Seeded(2, 2)], "rating")
+
+
 def test_swiss_tour_one_pairs_the_top_half_with_the_bottom_half_in_seeding_order():
     order = seeding_order(PAIRS, "seeds")  # 108, 107, ..., 101
     draw = swiss_first_tour(order)

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from scoring.management.commands.demo_players import Command as DemoPlayers
 from scoring.models import LiveTable, Partition, SeatResult
-from tournaments.models import Entry, Pair, Table, Tour, Tournament
+from tournaments.models import Entry, Pair, Rating, RatingChange, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,9 @@ def test_demo_tournament_is_played_through_the_services():
                                                                                 flat=True)) == [3, 4]
     assert Tour.objects.get(tournament=demo, number=4).started_at is not None
     assert not Table.objects.filter(tour__tournament=demo, referee__isnull=True).exists()
+    # Rated: the 24 finished partitions of the three finished tours, four players each.
+    assert RatingChange.objects.filter(tournament=demo).count() == 24 * 4
+    assert Rating.objects.filter(family="sports").count() == 32
 
 
 def test_an_earlier_finished_tournament_shares_twenty_players_with_the_demo(client):

@@ -1,8 +1,8 @@
 """The seeding order of tour 1: who is first, second, ... before any result exists.
 
 By start numbers, by the organiser's seed numbers (pairs without one follow the seeded ones in
-start-number order, so a late entry need not be seeded), or by a random draw that a kept seed
-reproduces. The formats take the order as they expect it: the Swiss tour 1 pairs the top half
+start-number order, so a late entry need not be seeded), by rating (the higher first, equal
+ratings in start-number order), or by a random draw that a kept seed reproduces. The formats take the order as they expect it: the Swiss tour 1 pairs the top half
 with the bottom half (:func:`tournaments.draw.swiss_first_tour`), the round robin gives Berger
 numbers in this order (:func:`tournaments.draw.berger_schedule`).
 """
@@ -18,7 +18,7 @@ from ._validate import require_unique
 from .errors import DrawError, Problem, gettext_noop
 
 #: The ways to seed, as the tournament stores them.
-NUMBERS, SEEDS, RANDOM = "numbers", "seeds", "random"
+NUMBERS, SEEDS, RANDOM, RATING = "numbers", "seeds", "random", "rating"
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class Seeded:
     """Start number."""
     seed: int | None = None
     """The organiser's seed number (1 first), or None."""
+    rating: float | None = None
+    """The pair's rating (tournaments.rating: the mean of its players'), for a seeding by rating."""
 
 
 def seeding_order(pairs: Sequence[Seeded], method: str, random_seed: int | None = None) -> list[int]:
@@ -46,6 +48,12 @@ def seeding_order(pairs: Sequence[Seeded], method: str, random_seed: int | None 
             raise DrawError(*(Problem(gettext_noop("Seed %(seed)s is given to more than one pair."), seed=seed)
                                for seed in twice))
         return [p.pair_id for p in sorted(by_number, key=lambda p: (p.seed is None, p.seed or 0))]
+    if method == RATING:
+        unrated = [p.number for p in by_number if p.rating is None]
+        if unrated:
+            raise DrawError(*(Problem(gettext_noop("Pair %(number)s has no rating to seed by."), number=number)
+                              for number in unrated))
+        return [p.pair_id for p in sorted(by_number, key=lambda p: -(p.rating or 0.0))]
     if method == RANDOM:
         if random_seed is None:
             raise DrawError("A random seeding needs its seed.")

@@ -15,7 +15,7 @@ from scoring import services as scoring_services
 from scoring.engine.simulate import play_random_goat_game, play_random_partition
 from scoring.live import play as live_play
 from scoring.protocols.confirmations import set_pin
-from tournaments import services
+from tournaments import rating, services
 from tournaments import tours
 from tournaments.models import Player, PlayMode, Tour, Tournament
 
@@ -112,6 +112,8 @@ class Command(BaseCommand):
             self.tournament(users["organiser"], users["chief"], users["referee"])
         if not Tournament.objects.filter(slug=GOAT_SLUG).exists():
             self.goat_tournament(users["organiser"], users["chief"], users["referee"])
+        # The demo's finished tours rated now, not when a worker takes the tasks their ends sent.
+        rating.refresh_all()
 
     def users(self):
         User = get_user_model()
