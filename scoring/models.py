@@ -427,7 +427,9 @@ class VerificationCount(models.Model):
 
 
 class ProtocolBatch(models.Model):
-    """The protocols of a whole tour, made by Celery tasks (one per table) and put in a ZIP."""
+    """The protocols of a whole tour, made by Celery tasks (one per table) and put in a ZIP; without
+    a tour, the whole tournament's archive (every published tour's tables, then the archive ZIP:
+    :mod:`scoring.protocols.archive`)."""
 
     class Status(models.TextChoices):
         RUNNING = "running", _("making the protocols")
@@ -436,10 +438,13 @@ class ProtocolBatch(models.Model):
         FAILED = "failed", _("failed")
         SUPERSEDED = "superseded", _("replaced: the tour changed meanwhile")
 
-    #: A batch at work: at most one per tour.
+    #: A batch at work: at most one per tour, and one archive per tournament.
     ACTIVE = (Status.RUNNING, Status.ASSEMBLING)
 
-    tour = models.ForeignKey("tournaments.Tour", on_delete=models.CASCADE, related_name="protocol_batches")
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="protocol_batches")
+    # None: the tournament's archive.
+    tour = models.ForeignKey("tournaments.Tour", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="protocol_batches")
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.RUNNING)
     # The state of the tour it was made for (documents.tour_snapshot): asked again for the same
     # state, the organiser gets this batch back instead of a new one.
@@ -465,10 +470,17 @@ class ProtocolBatch(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tour"], condition=Q(status__in=["running", "assembling"]),
                                     name="one_active_batch_per_tour"),
+            models.UniqueConstraint(fields=["tournament"],
+                                    condition=Q(tour__isnull=True, status__in=["running", "assembling"]),
+                                    name="one_active_archive_per_tournament"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.tour} batch {self.pk}"
+        return f"{self.tour or self.tournament} batch {self.pk}"
+
+    @property
+    def is_archive(self) -> bool:
+        return self.tour_id is None
 
 
 class ProtocolBatchItem(models.Model):

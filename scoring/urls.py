@@ -51,6 +51,13 @@ urlpatterns = [
     path(tour + "protocols/<int:batch>/", protocols.batch_detail, name="protocol-batch"),
     path(tour + "protocols/<int:batch>/status.json", protocols.batch_status, name="protocol-batch-status"),
     path(tour + "protocols/<int:batch>/zip/", protocols.batch_zip, name="protocol-batch-zip"),
+    # The tournament's archive for the federation: a batch without a tour.
+    path("tournaments/<slug:slug>/manage/archive/", protocols.tournament_archives, name="tournament-archives"),
+    path("tournaments/<slug:slug>/manage/archive/<int:batch>/", protocols.batch_detail, name="tournament-archive"),
+    path("tournaments/<slug:slug>/manage/archive/<int:batch>/status.json", protocols.batch_status,
+         name="tournament-archive-status"),
+    path("tournaments/<slug:slug>/manage/archive/<int:batch>/zip/", protocols.batch_zip,
+         name="tournament-archive-zip"),
     path("tournaments/<slug:slug>/protocol/", protocols.final_protocol, name="final-protocol"),
     path("tournaments/<slug:slug>/protocol/pdf/", protocols.final_protocol_pdf, name="final-protocol-pdf"),
     path("tournaments/<slug:slug>/manage/signing/", protocols.signing_key_page, name="signing-key"),

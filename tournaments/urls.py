@@ -18,6 +18,9 @@ urlpatterns = [
     path("tournaments/<slug:slug>/standings/csv/", views.standings_csv, name="standings-csv"),
     path("tournaments/<slug:slug>/standings/players/csv/", views.standings_csv, {"kind": "players"},
          name="standings-players-csv"),
+    path("tournaments/<slug:slug>/standings/teams/", views.team_standings_page, name="standings-teams"),
+    path("tournaments/<slug:slug>/standings/teams/csv/", views.team_standings_csv, name="standings-teams-csv"),
+    path("tournaments/<slug:slug>/tours.ics", views.tours_ics, name="tours-ics"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     # The organiser's pages.
     path("manage/", organiser.my_tournaments, name="my-tournaments"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
@@ -18,7 +19,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring import engine
 
-from . import permissions
+from . import calendar, permissions
 from . import standings
 from .forms import describe_regulations
 from .models import Entry, Pair, Player, Table, Tour, Tournament
@@ -169,6 +170,46 @@ def standings_page(request, slug: str, kind: str | None = None):
 def standings_csv(request, slug: str, kind: str | None = None):
     """The same standings as a CSV file (UTF-8 with BOM, ``;``-separated)."""
     table = _standings(request, slug, kind)
-    response = HttpResponse(table.csv(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{table.file_name}"'
+    return _csv_response(table.csv(), table.file_name)
+
+
+def _csv_response(data: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _team_standings(request, slug: str) -> standings.TeamStandings:
+    """A tournament without team standings, or a tour not to be asked for, is a 404."""
+    tournament = _visible_tournament(request, slug)
+    after_tour = request.GET.get("after_tour") or None
+    try:
+        return standings.team_standings(tournament, after_tour=None if after_tour is None else int(after_tour))
+    except (ValueError, ValidationError):
+        raise Http404(_("There are no such team standings.")) from None
+
+
+def team_standings_page(request, slug: str):
+    """The clubs ranked by their best entries (:mod:`tournaments.standings.teams`), after a
+    published tour or live."""
+    table = _team_standings(request, slug)
+    return render(request, "tournaments/team_standings.html", {
+        "tournament": table.tournament, "table": table, "after_tour": table.after_tour,
+        "tours": table.tournament.tours.exclude(status=Tour.Status.DRAFT).order_by("number"),
+        "query": f"?after_tour={table.after_tour}" if table.after_tour else "",
+    })
+
+
+def team_standings_csv(request, slug: str):
+    table = _team_standings(request, slug)
+    return _csv_response(table.csv(), table.file_name)
+
+
+def tours_ics(request, slug: str):
+    """The tournament's published tours as an iCalendar feed (:mod:`tournaments.calendar`)."""
+    tournament = _visible_tournament(request, slug)
+    base_url = settings.PUBLIC_URL or request.build_absolute_uri("/")
+    response = HttpResponse(calendar.tours_calendar(tournament, base_url=base_url),
+                            content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{tournament.slug}-tours.ics"'
     return response

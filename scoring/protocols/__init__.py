@@ -1,10 +1,10 @@
 """Protocols: the signed documents of a tournament. What they show (:mod:`.sheets`), their HTML
 and PDF (:mod:`.rendering`), keys and PAdES signatures (:mod:`.signing`), issuing them
 (:mod:`.issuing`), confirmations at the table and PINs (:mod:`.confirmations`), verification
-(:mod:`.verification`), and a whole tour's protocols by Celery (:mod:`.batches`, the workers'
-:mod:`.batch_jobs` and :mod:`.tasks`). The pages are :mod:`.views`."""
+(:mod:`.verification`), and a whole tour's protocols or the tournament's archive by Celery
+(:mod:`.batches`, the workers' :mod:`.batch_jobs` and :mod:`.tasks`, the ZIPs' contents :mod:`.archive`). The pages are :mod:`.views`."""
 
-from .batches import BATCH_STALL_SECONDS, batch_progress, resume_tour_batch, start_tour_batch
+from .batches import BATCH_STALL_SECONDS, batch_progress, resume_batch, start_archive, start_tour_batch
 from .confirmations import confirm, confirmation_state, set_pin
 from .issuing import (document_state, documents_of, issue_final_protocol, issue_partition_protocol,
                       issue_tour_protocol, normalise_code, site_url)
@@ -15,6 +15,6 @@ __all__ = [
     "BATCH_STALL_SECONDS", "Status", "Verification", "batch_progress", "confirm", "confirmation_state",
     "describe", "document_state", "documents_of", "final_sheet", "issue_final_protocol",
     "issue_partition_protocol", "issue_tour_protocol", "normalise_code", "partition_sheet", "required_seats",
-    "resume_tour_batch", "set_pin", "site_url", "start_tour_batch", "tour_sheet", "tour_snapshot", "verify_code",
+    "resume_batch", "set_pin", "site_url", "start_archive", "start_tour_batch", "tour_sheet", "tour_snapshot", "verify_code",
     "verify_pdf",
 ]

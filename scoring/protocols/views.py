@@ -25,7 +25,7 @@ from tournaments.models import Entry, PinChange, Player, Table, Tour, Tournament
 from tournaments.web.pages import organiser_page, staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
+from . import archive, batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -223,7 +223,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
             return redirect("tour-protocols", tournament.slug, number)
-        return redirect("protocol-batch", tournament.slug, number, batch.pk)
+        return redirect(_batch_url("", batch))
     sheet = sheets.tour_sheet(tour)
     latest = {}
     for document in ProtocolDocument.objects.defer("pdf").filter(
@@ -235,8 +235,8 @@ def tour_protocols(request, tournament: Tournament, number: int):
         row["document_current"] = current is not None and current.version == row["partition"].version
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
-        "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
-                    for b in tour.protocol_batches.defer("archive")[:5]],
+        "batches": [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url("", b)}
+                    for b in tour.protocol_batches.defer("archive").select_related("tournament", "tour")[:5]],
     })
 
 
@@ -261,49 +261,81 @@ def tour_seating_list(request, tournament: Tournament, number: int):
     return _paper_response(paper.seating_list(request.user, tour), f"{tournament.slug}-tour{number}-seating.pdf")
 
 
-def _batch(request, tournament: Tournament, number: int, batch: int) -> ProtocolBatch:
-    batch = get_object_or_404(ProtocolBatch.objects.defer("archive").select_related("tour__tournament"),
-                              pk=batch, tour__tournament=tournament, tour__number=number)
+def _batch(request, tournament: Tournament, number: int | None, batch: int) -> ProtocolBatch:
+    """A tour's batch (``number``), or the tournament's archive (None)."""
+    found = ProtocolBatch.objects.defer("archive").select_related("tournament", "tour")
+    found = found.filter(tour__isnull=True) if number is None else found.filter(tour__number=number)
+    batch = get_object_or_404(found, pk=batch, tournament=tournament)
     batches.require_batch_access(request.user, batch)
     return batch
 
 
+def _batch_url(name: str, batch: ProtocolBatch) -> str:
+    """The address of a batch's page ``name`` (``""``, ``"status"``, ``"zip"``): a tour's or the archive's."""
+    if batch.tour is None:
+        return reverse("-".join(filter(None, ["tournament-archive", name])), args=[batch.tournament.slug, batch.pk])
+    return reverse("-".join(filter(None, ["protocol-batch", name])),
+                   args=[batch.tournament.slug, batch.tour.number, batch.pk])
+
+
 @staff_page
 @require_http_methods(["GET", "POST"])
-def batch_detail(request, tournament: Tournament, number: int, batch: int):
+def batch_detail(request, tournament: Tournament, batch: int, number: int | None = None):
+    """A batch's progress (it refreshes itself), then its ZIP; a stalled one is resumed from here."""
     batch = _batch(request, tournament, number, batch)
     if request.method == "POST":
         try:
-            batches.resume_tour_batch(request.user, batch.pk)
+            batches.resume_batch(request.user, batch.pk)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
             messages.success(request, _("The tables not done yet are sent to the workers again."))
-        return redirect("protocol-batch", tournament.slug, number, batch.pk)
+        return redirect(_batch_url("", batch))
     return render(request, "protocols/batch.html", {
         "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": batches.batch_progress(batch),
+        "zip_url": _batch_url("zip", batch),
+        "back_url": (reverse("tournament-archives", args=[tournament.slug]) if batch.tour is None
+                     else reverse("tour-protocols", args=[tournament.slug, batch.tour.number])),
     })
 
 
 @staff_page
-def batch_status(request, tournament: Tournament, number: int, batch: int):
+def batch_status(request, tournament: Tournament, batch: int, number: int | None = None):
     batch = _batch(request, tournament, number, batch)
     progress = batches.batch_progress(batch)
     if progress["ready"]:
-        progress["zip"] = reverse("protocol-batch-zip", args=[tournament.slug, number, batch.pk])
+        progress["zip"] = _batch_url("zip", batch)
     return JsonResponse(progress)
 
 
 @staff_page
-def batch_zip(request, tournament: Tournament, number: int, batch: int):
+def batch_zip(request, tournament: Tournament, batch: int, number: int | None = None):
     batch = _batch(request, tournament, number, batch)
     if batch.status != ProtocolBatch.Status.READY:
         raise Http404(_("The ZIP is not ready yet."))
     data = ProtocolBatch.objects.values_list("archive", flat=True).get(pk=batch.pk)
     assert data is not None  # a ready batch has its archive
     response = HttpResponse(bytes(data), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-tour-{number}-protocols.zip"'
+    response["Content-Disposition"] = f'attachment; filename="{archive.file_name(batch)}"'
     return response
+
+
+@organiser_page
+@require_http_methods(["GET", "POST"])
+def tournament_archives(request, tournament: Tournament):
+    """The tournament's archive for the federation: its organiser makes it (Celery) and downloads it."""
+    if request.method == "POST":
+        try:
+            batch = batches.start_archive(request.user, tournament.pk, base_url=issuing.site_url(request))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+            return redirect("tournament-archives", tournament.slug)
+        return redirect(_batch_url("", batch))
+    made = tournament.protocol_batches.filter(tour__isnull=True).defer("archive").select_related("tournament")[:5]
+    return render(request, "protocols/archives.html", {
+        "tournament": tournament,
+        "batches": [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url("", b)} for b in made],
+    })
 
 
 # -- the signing key and PINs -----------------------------------------------------------------
