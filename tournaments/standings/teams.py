@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -29,7 +30,7 @@ TEAM_METRICS = {m.key: m for m in (TournamentPoints(), PointsDifference())}
 
 
 def club_key(club: str) -> str:
-    """Clubs typed with other spaces or case are one club."""
+    """Clubs typed with other spaces or another case are one club."""
     return " ".join(club.split()).casefold()
 
 
@@ -98,12 +99,15 @@ def team_standings(tournament: Tournament, *, after_tour: int | None = None) -> 
     table = standings_table(tournament, after_tour=after_tour)
     clubs = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "club"))
     members: dict[str, list[Line]] = {}
-    names: dict[str, str] = {}
     for line in table.lines:
-        club = _club(line, clubs).strip()
-        if club:
+        club = _club(line, clubs)
+        if club.strip():
             members.setdefault(club_key(club), []).append(line)
-            names.setdefault(club_key(club), club)
+    # A club is shown as most of its entries spell it (then the first of those spellings).
+    spellings = Counter(" ".join(c.split()) for c in clubs.values() if c.strip())
+    names: dict[str, str] = {}
+    for spelling, _count in sorted(spellings.items(), key=lambda s: (-s[1], s[0])):
+        names.setdefault(club_key(spelling), spelling)
     keys = sorted(members, key=lambda k: names[k].casefold())
     rows: dict[int, Row] = {}
     counted: dict[int, list[Line]] = {}
