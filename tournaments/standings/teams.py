@@ -22,11 +22,11 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Tournament
 
-from .metrics import PointsDifference, Row, TournamentPoints, rank
+from .metrics import Metric, PointsDifference, Row, TournamentPoints, rank
 from .table import Line, neutralise_formula, standings_table
 
 #: The order of the team standings.
-TEAM_METRICS = {m.key: m for m in (TournamentPoints(), PointsDifference())}
+TEAM_METRICS: dict[str, Metric] = {m.key: m for m in (TournamentPoints(), PointsDifference())}
 
 
 def club_key(club: str) -> str:
