@@ -738,7 +738,7 @@ def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tou
     """Change a player's name, club, city or federation id: the player himself (his linked
     account), a superuser, or the organiser of every tournament he was entered in
     (:func:`permissions.can_edit_player`). The change goes into the history of entries, of
-    ``tournament`` when made from its pages."""
+    ``tournament`` when made from its pages; a club changed there is his entry's club in it too."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     permissions.require_edit_player(user, player)
     unknown = set(data) - set(PLAYER_FIELDS)
@@ -755,6 +755,9 @@ def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tou
     except IntegrityError:
         raise ValidationError(_("Another player has this federation id.")) from None
     changed = [name for name in PLAYER_FIELDS if getattr(player, name) != before[name]]
+    if "club" in changed and tournament is not None:
+        # Corrected from this tournament's pages: he plays for it here (the team standings).
+        Entry.objects.filter(tournament=tournament, player=player).update(club=player.club)
     if changed:
         _log(user, EntryChange.Action.PLAYER_EDITED, tournament=tournament, player=player,
              before={name: before[name] for name in changed}, after={name: getattr(player, name) for name in changed})

@@ -235,8 +235,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
         row["document_current"] = current is not None and current.version == row["partition"].version
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
-        "batches": [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url("", b)}
-                    for b in tour.protocol_batches.defer("archive").select_related("tournament", "tour")[:5]],
+        "batches": _batch_list(tour.protocol_batches.all()),
     })
 
 
@@ -331,11 +330,16 @@ def tournament_archives(request, tournament: Tournament):
             _refused(request, error)
             return redirect("tournament-archives", tournament.slug)
         return redirect(_batch_url("", batch))
-    made = tournament.protocol_batches.filter(tour__isnull=True).defer("archive").select_related("tournament")[:5]
     return render(request, "protocols/archives.html", {
-        "tournament": tournament,
-        "batches": [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url("", b)} for b in made],
+        "tournament": tournament, "batches": _batch_list(tournament.protocol_batches.filter(tour__isnull=True)),
     })
+
+
+def _batch_list(found) -> list[dict]:
+    """The five latest of the batches ``found``, for a list with their pages and ZIPs."""
+    return [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url("", b),
+                                         "zip_url": _batch_url("zip", b)}
+            for b in found.defer("archive").select_related("tournament", "tour")[:5]]
 
 
 # -- the signing key and PINs -----------------------------------------------------------------

@@ -110,9 +110,15 @@ def test_the_page_and_the_file():
 def test_an_entry_keeps_the_club_it_was_registered_with():
     org = user("org", superuser=True)
     t = tournament(org)
-    pair = services.register_pair(org, t, {"last_name": "Иванов", "club": "Рыба"}, {"last_name": "Петров"})
+    pair = services.register_pair(org, t, {"last_name": "Иванов", "club": "Рыба", "federation_id": "77-1"}, {"last_name": "Петров"})
     assert list(Entry.objects.filter(tournament=t).order_by("player__last_name").values_list("club", flat=True)) == [
         "Рыба", ""]
-    pair.first.club = "Дупль"
-    pair.first.save()
+    later = tournament(org, slug="later")
+    services.update_player(org, pair.first, {"club": "Дупль"})  # he changed clubs: the entry keeps his old one
+    assert Entry.objects.get(tournament=t, player=pair.first).club == "Рыба"
+    services.register_pair(org, later, {"last_name": "Иванов", "federation_id": "77-1"}, {"last_name": "Сидоров"})
+    assert Entry.objects.get(tournament=later, player=pair.first).club == "Дупль"
+    # Corrected from a tournament's entries page: his entry there follows, not the other.
+    services.update_player(org, pair.first, {"club": "Рыба и Ко"}, tournament=later)
+    assert Entry.objects.get(tournament=later, player=pair.first).club == "Рыба и Ко"
     assert Entry.objects.get(tournament=t, player=pair.first).club == "Рыба"
