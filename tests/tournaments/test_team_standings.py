@@ -7,11 +7,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments import services
+from tournaments import services, tours
 from tournaments.models import Entry, Pair, Tournament
 from tournaments.standings import team_standings
 
-from builders import tournament, user
+from builders import finish_tour, tournament, user
 from test_standings import seat
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +122,22 @@ def test_an_entry_keeps_the_club_it_was_registered_with():
     services.update_player(org, pair.first, {"club": "Рыба и Ко"}, tournament=later)
     assert Entry.objects.get(tournament=later, player=pair.first).club == "Рыба и Ко"
     assert Entry.objects.get(tournament=t, player=pair.first).club == "Рыба"
+
+
+def test_in_an_individual_event_each_player_counts_for_his_club():
+    org = user("org", superuser=True)
+    t = tournament(org, format=Tournament.Format.INDIVIDUAL)
+    for n in range(1, 5):
+        services.register_player(org, t, {"last_name": f"Игрок{n}"})
+    t = services.update_tournament(org, t, team_best=2)
+    tour = tours.generate_tour(org, t)
+    tours.publish_tour(org, tour)
+    table = tour.tables.get()
+    # Seats 1 and 3 (pair A) win 200:100; X: seats 1, 2 and 3, Y: seat 4.
+    for seat, club in ((table.seat1, "X"), (table.seat2, "X"), (table.seat3, "X"), (table.seat4, "Y")):
+        Entry.objects.filter(tournament=t, player=seat).update(club=club)
+    finish_tour(tour)
+    table_ = team_standings(t)
+    assert [(line.rank, line.club, line.tournament_points, line.points_difference) for line in table_.lines] == [
+        (1, "X", 2, 200), (2, "Y", 0, -100)]
+    assert {e.player.pk for e in table_.lines[0].counted} == {table.seat1_id, table.seat3_id}
