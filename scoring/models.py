@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from tournaments.models import Tour
 
 
 class Partition(models.Model):
@@ -430,12 +433,15 @@ class VerificationCount(models.Model):
 
 
 class ProtocolBatch(models.Model):
-    """A whole tour's papers made by Celery, with progress: its signed protocols (one task per
-    table, then a ZIP) or its blank paper protocols (laid out by chunks of tables into one PDF)."""
+    """Papers made by Celery, with progress: a whole tour's signed protocols (one task per table,
+    then a ZIP) or its blank paper protocols (laid out by chunks of tables into one PDF); or the
+    whole tournament's archive, a batch without a tour (every published tour's tables, then the
+    archive ZIP: :mod:`scoring.protocols.archive`)."""
 
     class Kind(models.TextChoices):
         PROTOCOLS = "protocols", _("signed protocols")
         PAPER = "paper", _("paper protocols")
+        ARCHIVE = "archive", _("tournament archive")
 
     class Status(models.TextChoices):
         RUNNING = "running", _("making the documents")
@@ -444,10 +450,13 @@ class ProtocolBatch(models.Model):
         FAILED = "failed", _("failed")
         SUPERSEDED = "superseded", _("replaced: the tour changed meanwhile")
 
-    #: A batch at work: at most one of each kind per tour.
+    #: A batch at work: at most one of each kind per tour, and one archive per tournament.
     ACTIVE = (Status.RUNNING, Status.ASSEMBLING)
 
-    tour = models.ForeignKey("tournaments.Tour", on_delete=models.CASCADE, related_name="protocol_batches")
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="protocol_batches")
+    # None for the tournament's archive only.
+    tour = models.ForeignKey("tournaments.Tour", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="protocol_batches")
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.PROTOCOLS)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.RUNNING)
     # The state of the tour it was made for (sheets.tour_snapshot; paper.forms_snapshot for the
@@ -475,10 +484,27 @@ class ProtocolBatch(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tour", "kind"], condition=Q(status__in=["running", "assembling"]),
                                     name="one_active_batch_per_tour_and_kind"),
+            models.UniqueConstraint(fields=["tournament"],
+                                    condition=Q(kind="archive", status__in=["running", "assembling"]),
+                                    name="one_active_archive_per_tournament"),
+            models.CheckConstraint(condition=Q(kind="archive", tour__isnull=True)
+                                   | (~Q(kind="archive") & Q(tour__isnull=False)),
+                                   name="batch_tour_unless_archive"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.tour} batch {self.pk}"
+        return f"{self.tour or self.tournament} batch {self.pk}"
+
+    @property
+    def is_archive(self) -> bool:
+        return self.kind == self.Kind.ARCHIVE
+
+    @property
+    def tour_of_batch(self) -> Tour:
+        """The tour of a tour's batch: every kind has one but the archive (batch_tour_unless_archive)."""
+        if self.tour is None:
+            raise ValueError(f"{self} is the tournament's archive: it has no tour")
+        return self.tour
 
 
 class ProtocolBatchItem(models.Model):

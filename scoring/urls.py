@@ -12,9 +12,11 @@ table = tour + "tables/<int:table>/protocol/"
 sheet = tour + "tables/<int:table>/sheet/"
 live_table = tour + "tables/<int:table>/"
 paper = "tournaments/<slug:slug>/manage/tours/<int:number>/paper/"
-# The two kinds of a tour's batch (ProtocolBatch.Kind), shown by the same views.
+archive = "tournaments/<slug:slug>/manage/archive/"
+# The kinds of a batch (ProtocolBatch.Kind), shown by the same views: a tour's two, the archive.
 signed = {"kind": "protocols"}
 blank = {"kind": "paper"}
+whole = {"kind": "archive"}
 
 urlpatterns = [
     # The referee's score sheet (scoring/sheet_views.py).
@@ -57,6 +59,11 @@ urlpatterns = [
     path(paper + "<int:batch>/", protocols.batch_detail, blank, name="paper-batch"),
     path(paper + "<int:batch>/status.json", protocols.batch_status, blank, name="paper-batch-status"),
     path(paper + "<int:batch>/pdf/", protocols.batch_file, blank, name="paper-batch-pdf"),
+    # The tournament's archive for the federation: a batch without a tour.
+    path(archive, protocols.tournament_archives, name="tournament-archives"),
+    path(archive + "<int:batch>/", protocols.batch_detail, whole, name="tournament-archive"),
+    path(archive + "<int:batch>/status.json", protocols.batch_status, whole, name="tournament-archive-status"),
+    path(archive + "<int:batch>/zip/", protocols.batch_file, whole, name="tournament-archive-zip"),
     path("tournaments/<slug:slug>/protocol/", protocols.final_protocol, name="final-protocol"),
     path("tournaments/<slug:slug>/protocol/pdf/", protocols.final_protocol_pdf, name="final-protocol-pdf"),
     path("tournaments/<slug:slug>/manage/signing/", protocols.signing_key_page, name="signing-key"),

@@ -15,7 +15,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 # Rendered by WeasyPrint into a PDF, never served to a browser: their inline style is no page's
 # (the protocols, the PIN slips, the paper forms of a tour and its seating list).
 NOT_PAGES = {"protocols/pdf.html", "protocols/pin_slips.html", "protocols/paper/forms.html",
-             "protocols/paper/seating.html"}
+             "protocols/paper/seating.html", "protocols/crosstable.html"}
 CSP = "Content-Security-Policy"
 
 

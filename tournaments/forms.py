@@ -220,13 +220,14 @@ class RegulationsForm(forms.Form):
 _DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 _TOURNAMENT_FIELDS = forms.fields_for_model(
     Tournament, fields=["name", "slug", "venue", "starts_on", "ends_on", "format", "seeding", "status",
-                        "regulations_text"],
+                        "regulations_text", "team_best"],
     widgets={"starts_on": _DATE, "ends_on": _DATE, "regulations_text": forms.Textarea(attrs={"rows": 8})})
 # Empty: made from the name (services.create_tournament).
 _TOURNAMENT_FIELDS["slug"].required = False
 # A form that does not send it (an older page, a script) keeps the default.
 _TOURNAMENT_FIELDS["seeding"].required = False
 _TOURNAMENT_FIELDS["seeding"].empty_value = Tournament.Seeding.NUMBERS
+_TOURNAMENT_FIELDS["team_best"].required = False  # empty: none (TournamentForm.clean_team_best)
 _TOURNAMENT_FIELDS["slug"].help_text = _("Used in addresses: letters, digits, hyphens. Leave it empty to make it "
                                          "from the name.")
 
@@ -242,6 +243,10 @@ class TournamentForm(forms.Form):
     format = _TOURNAMENT_FIELDS["format"]
     seeding = _TOURNAMENT_FIELDS["seeding"]
     regulations_text = _TOURNAMENT_FIELDS["regulations_text"]
+    team_best = _TOURNAMENT_FIELDS["team_best"]
+
+    def clean_team_best(self) -> int:
+        return self.cleaned_data["team_best"] or 0
 
 
 class TournamentEditForm(TournamentForm):

@@ -56,6 +56,11 @@ class Tournament(models.Model):
                                                     "protocol."))
     seeding = models.CharField(_("seeding of tour 1"), max_length=10, choices=Seeding.choices,
                                default=Seeding.NUMBERS)
+    # The team standings (tournaments.standings.teams): each club's best N entries; 0: none.
+    team_best = models.PositiveSmallIntegerField(
+        _("team standings: best N entries"), default=0,
+        help_text=_("Clubs ranked by the sum of the tournament points of their best N entries, then by their "
+                    "points difference; 0: no team standings."))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(auto_now_add=True)
@@ -209,6 +214,9 @@ class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # The club (or region) he plays for in this tournament: the player's club when he was
+    # registered, kept here since a player changes clubs between tournaments.
+    club = PlainTextField(_("club"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["player__last_name", "player__first_name"]

@@ -71,6 +71,10 @@ def _save_tournament(tournament: Tournament) -> None:
         errors = error.update_error_dict({})
     if not {"starts_on", "ends_on"} & errors.keys() and tournament.ends_on < tournament.starts_on:
         errors["ends_on"] = [ValidationError(_("The tournament cannot end before it starts."), code="dates")]
+    if "team_best" not in errors and tournament.team_best and "regulations" not in errors and tournament.plays_sittings:
+        # They add tournament points and points difference, which Goat, Sea Goat and points have not.
+        errors["team_best"] = [ValidationError(_("Team standings are of sports domino events only."),
+                                               code="team_best")]
     if errors:
         raise ValidationError(errors)
     tournament.validate_constraints()
@@ -99,13 +103,14 @@ def _slug(tournament: Tournament, slug: str) -> str:
 @transaction.atomic
 def create_tournament(user, *, name: str, starts_on: date, ends_on: date, slug: str = "", venue: str = "",
                       format: str = Tournament.Format.SWISS, seeding: str = Tournament.Seeding.NUMBERS,
-                      regulations: Mapping[str, Any] | None = None, regulations_text: str = "") -> Tournament:
+                      regulations: Mapping[str, Any] | None = None, regulations_text: str = "",
+                      team_best: int = 0) -> Tournament:
     """A new tournament in draft; its creator becomes its organiser. Without a short name, one is
     made from the name."""
     require_create(user)
     tournament = Tournament(name=name, venue=venue, starts_on=starts_on, ends_on=ends_on, format=format,
                             seeding=seeding, regulations=_regulations(regulations),
-                            regulations_text=regulations_text, created_by=user)
+                            regulations_text=regulations_text, team_best=team_best, created_by=user)
     tournament.slug = _slug(tournament, slug)
     _save_tournament(tournament)
     Role.objects.create(tournament=tournament, user=user, kind=Role.Kind.ORGANISER)
@@ -125,14 +130,14 @@ def _has_public_tour(tournament: Tournament) -> bool:
 @transaction.atomic
 def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament:
     """Change the name, short name (empty: made from the name), dates, venue, status, format,
-    seeding or regulations.
+    seeding, regulations or team standings.
 
     The format, the seeding and the regulations are fixed once a tour has been published: the
     partitions played under them would no longer match."""
     require_manage(user, tournament)
     tournament = locked(tournament)
     allowed = {"name", "slug", "venue", "starts_on", "ends_on", "status", "format", "seeding", "regulations",
-               "regulations_text"}
+               "regulations_text", "team_best"}
     unknown = set(fields) - allowed
     if unknown:
         raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(sorted(unknown))})
@@ -358,7 +363,8 @@ def _check_open_for_registration(tournament: Tournament) -> None:
 def _enter(tournament: Tournament, player: Player) -> Entry:
     if Entry.objects.filter(tournament=tournament, player=player).exists():
         raise ValidationError(_("%(player)s is already registered in this tournament.") % {"player": player})
-    return Entry.objects.create(tournament=tournament, player=player)
+    # His club as registered: the team standings count him for it even if he changes clubs later.
+    return Entry.objects.create(tournament=tournament, player=player, club=player.club)
 
 
 @transaction.atomic
@@ -821,7 +827,7 @@ def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tou
     """Change a player's name, club, city or federation id: the player himself (his linked
     account), a superuser, or the organiser of every tournament he was entered in
     (:func:`permissions.can_edit_player`). The change goes into the history of entries, of
-    ``tournament`` when made from its pages."""
+    ``tournament`` when made from its pages; a club changed there is his entry's club in it too."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     permissions.require_edit_player(user, player)
     unknown = set(data) - set(PLAYER_FIELDS)
@@ -838,6 +844,9 @@ def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tou
     except IntegrityError:
         raise ValidationError(_("Another player has this federation id.")) from None
     changed = [name for name in PLAYER_FIELDS if getattr(player, name) != before[name]]
+    if "club" in changed and tournament is not None:
+        # Corrected from this tournament's pages: he plays for it here (the team standings).
+        Entry.objects.filter(tournament=tournament, player=player).update(club=player.club)
     if changed:
         _log(user, EntryChange.Action.PLAYER_EDITED, tournament=tournament, player=player,
              before={name: before[name] for name in changed}, after={name: getattr(player, name) for name in changed})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 
@@ -20,7 +21,7 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.protocols.crosstable import crosstable_pdf as crosstable_document
 
-from . import permissions
+from . import calendar, permissions
 from . import rating, standings
 from .forms import describe_regulations
 from .models import Entry, Pair, Player, Rating, RatingFamily, Tour, Tournament
@@ -194,7 +195,7 @@ def standings_csv(request, slug: str, kind: str | None = None):
 def standings_xlsx(request, slug: str, kind: str | None = None):
     """The same standings as an Excel workbook."""
     table = _standings(request, slug, kind)
-    return _file(standings.standings_xlsx(table), XLSX, table.file_name.removesuffix(".csv") + ".xlsx")
+    return _file(standings.standings_xlsx(table), XLSX, table.xlsx_file_name)
 
 
 def crosstable_page(request, slug: str, kind: str | None = None):
@@ -219,6 +220,42 @@ def crosstable_pdf(request, slug: str, kind: str | None = None):
     """The crosstable on A4 landscape, in Russian like every PDF of the protocols."""
     ct = _crosstable(request, slug, kind)
     return _file(crosstable_document(ct), "application/pdf", ct.file_name("pdf"))
+
+
+def _team_standings(request, slug: str) -> standings.TeamStandings:
+    """A tournament without team standings, or a tour not to be asked for, is a 404."""
+    tournament = _visible_tournament(request, slug)
+    after_tour = request.GET.get("after_tour") or None
+    try:
+        return standings.team_standings(tournament, after_tour=None if after_tour is None else int(after_tour))
+    except (ValueError, ValidationError):
+        raise Http404(_("There are no such team standings.")) from None
+
+
+def team_standings_page(request, slug: str):
+    """The clubs ranked by their best entries (:mod:`tournaments.standings.teams`), after a
+    published tour or live."""
+    table = _team_standings(request, slug)
+    return render(request, "tournaments/team_standings.html", {
+        "tournament": table.tournament, "table": table, "after_tour": table.after_tour,
+        "tours": table.tournament.tours.exclude(status=Tour.Status.DRAFT).order_by("number"),
+        "query": f"?after_tour={table.after_tour}" if table.after_tour else "",
+    })
+
+
+def team_standings_csv(request, slug: str):
+    table = _team_standings(request, slug)
+    return _file(table.csv(), "text/csv; charset=utf-8", table.file_name)
+
+
+def tours_ics(request, slug: str):
+    """The tournament's published tours as an iCalendar feed (:mod:`tournaments.calendar`)."""
+    tournament = _visible_tournament(request, slug)
+    base_url = settings.PUBLIC_URL or request.build_absolute_uri("/")
+    response = HttpResponse(calendar.tours_calendar(tournament, base_url=base_url),
+                            content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{tournament.slug}-tours.ics"'
+    return response
 
 
 # -- ratings ---------------------------------------------------------------------------------------

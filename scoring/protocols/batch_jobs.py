@@ -1,10 +1,8 @@
-"""What the workers do for a tour's batch (:mod:`.tasks` calls these): one table's document,
-counted once however often its task runs, and the ZIP at the end; the paper's one PDF."""
+"""What the workers do for a batch (:mod:`.tasks` calls these): one table's document, counted
+once however often its task runs, and the ZIP at the end (a tour's, or the tournament's
+archive); the paper's one PDF."""
 
 from __future__ import annotations
-
-import io
-import zipfile
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,13 +10,12 @@ from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 
-from . import paper
-from .issuing import issue_partition_protocol, issue_tour_protocol
+from . import archive, paper
+from .issuing import issue_partition_protocol
 
 #: A batch at work that counted no table for this long has stalled (a worker died with its task,
 #: or the broker lost it): its page offers to resume it.
@@ -52,43 +49,26 @@ def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = Non
 
 
 def assemble_batch(batch_id: int) -> ProtocolBatch:
-    """Pack a finished batch's documents, the tour protocol and a list of SHA-256 sums into its
-    ZIP (again harmlessly if it is done already)."""
-    batch = ProtocolBatch.objects.select_related("tour__tournament", "created_by").get(pk=batch_id)
+    """Pack a finished batch's documents into its ZIP (again harmlessly if it is done already): a
+    tour's with its tour protocol, the tournament's archive with everything else it holds
+    (:mod:`.archive`); a list of SHA-256 sums in both."""
+    batch = ProtocolBatch.objects.select_related("tournament", "tour__tournament", "created_by").get(pk=batch_id)
     if batch.status == ProtocolBatch.Status.READY:
         return batch
-    tour = batch.tour
-    prefix = f"{tour.tournament.slug}-tour-{tour.number:02d}"
-    items = list(batch.items.select_related("partition__table").order_by("partition__table__number"))
+    items = list(batch.items.select_related("partition__table__tour").order_by(
+        "partition__table__tour__number", "partition__table__number"))
     documents: dict[int | None, ProtocolDocument] = {d.pk: d for d in ProtocolDocument.objects.filter(
         pk__in=[i.document_id for i in items if i.document_id])}
-    errors = []
-    buffer = io.BytesIO()
-    sums = []
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        def add(name: str, document: ProtocolDocument) -> None:
-            archive.writestr(name, bytes(document.pdf))
-            sums.append(f"{document.sha256}  {name}")  # as sha256sum writes it: `sha256sum -c` checks the ZIP
-
-        try:
-            add(f"{prefix}-protocol.pdf", ProtocolDocument.objects.get(
-                pk=issue_tour_protocol(batch.created_by, tour.pk, base_url=batch.base_url).pk))
-        except (ValidationError, PermissionDenied) as failure:
-            errors.append(_("Tour protocol: %(error)s") % {"error": "; ".join(failure.messages)
-                                                           if hasattr(failure, "messages") else failure})
-        for item in items:
-            number = item.partition.table.number
-            document = documents.get(item.document_id)
-            if document is None:
-                errors.append(_("Table %(number)s: %(error)s") % {"number": number, "error": item.error or "?"})
-                continue
-            add(f"{prefix}-table-{number:03d}-v{document.version}.pdf", document)
-        archive.writestr("SHA256SUMS", "\n".join(sums) + "\n")
+    if batch.is_archive:
+        members, errors = archive.archive_members(batch, items, documents)
+    else:
+        members, errors = archive.tour_members(batch, batch.tour_of_batch, items, documents)
+    data = archive.pack(members)
     with transaction.atomic():
         batch = ProtocolBatch.objects.select_for_update().get(pk=batch.pk)
         if batch.status == ProtocolBatch.Status.READY:
             return batch
-        batch.archive = buffer.getvalue()
+        batch.archive = data
         batch.error = "\n".join(str(e) for e in errors)
         batch.status = ProtocolBatch.Status.READY
         batch.finished_at = timezone.now()
@@ -117,7 +97,7 @@ def make_paper(batch_id: int) -> ProtocolBatch:
             active.update(status=ProtocolBatch.Status.ASSEMBLING)
 
     try:
-        pdf = paper.tour_forms(batch.created_by or AnonymousUser(), batch.tour, base_url=batch.base_url,
+        pdf = paper.tour_forms(batch.created_by or AnonymousUser(), batch.tour_of_batch, base_url=batch.base_url,
                                snapshot=batch.snapshot, laid_out=laid_out)
     except PermissionDenied as refusal:
         fail_batch(batch_id, str(refusal))

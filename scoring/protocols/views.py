@@ -25,7 +25,7 @@ from tournaments.models import Entry, PinChange, Player, Table, Tour, Tournament
 from tournaments.web.pages import organiser_page, staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
+from . import archive, batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:
@@ -223,7 +223,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
             return redirect("tour-protocols", tournament.slug, number)
-        return redirect("protocol-batch", tournament.slug, number, batch.pk)
+        return redirect(_batch_url(batch, 0))
     sheet = sheets.tour_sheet(tour)
     latest = {}
     for document in ProtocolDocument.objects.defer("pdf").filter(
@@ -235,8 +235,7 @@ def tour_protocols(request, tournament: Tournament, number: int):
         row["document_current"] = current is not None and current.version == row["partition"].version
     return render(request, "protocols/tour_protocols.html", {
         **sheet, "can_manage": permissions.can_manage(request.user, tournament),
-        "batches": [batches.batch_progress(b) | {"created_at": b.created_at}
-                    for b in tour.protocol_batches.filter(kind=ProtocolBatch.Kind.PROTOCOLS).defer("archive")[:5]],
+        "batches": _batch_list(tour.protocol_batches.filter(kind=ProtocolBatch.Kind.PROTOCOLS)),
     })
 
 
@@ -288,49 +287,61 @@ def tour_seating_list(request, tournament: Tournament, number: int):
 
 #: A batch's pages by its kind: the page, its status JSON, its file.
 BATCH_URLS = {ProtocolBatch.Kind.PROTOCOLS: ("protocol-batch", "protocol-batch-status", "protocol-batch-zip"),
-              ProtocolBatch.Kind.PAPER: ("paper-batch", "paper-batch-status", "paper-batch-pdf")}
+              ProtocolBatch.Kind.PAPER: ("paper-batch", "paper-batch-status", "paper-batch-pdf"),
+              ProtocolBatch.Kind.ARCHIVE: ("tournament-archive", "tournament-archive-status", "tournament-archive-zip")}
 
 
-def _batch(request, tournament: Tournament, number: int, batch: int, kind: str) -> ProtocolBatch:
-    batch = get_object_or_404(ProtocolBatch.objects.defer("archive").select_related("tour__tournament"),
-                              pk=batch, kind=kind, tour__tournament=tournament, tour__number=number)
+def _batch(request, tournament: Tournament, number: int | None, batch: int, kind: str) -> ProtocolBatch:
+    """A tour's batch of ``kind`` (``number``), or the tournament's archive (no number)."""
+    found = ProtocolBatch.objects.defer("archive").select_related("tournament", "tour").filter(
+        pk=batch, kind=kind, tournament=tournament)
+    if number is not None:
+        found = found.filter(tour__number=number)
+    batch = get_object_or_404(found)
     batches.require_batch_access(request.user, batch)
     return batch
 
 
 def _batch_url(batch: ProtocolBatch, which: int) -> str:
-    """The batch's page (0), status JSON (1) or file (2)."""
-    tour = batch.tour
+    """The batch's page (0), status JSON (1) or file (2): a tour's or the archive's."""
     name = BATCH_URLS[ProtocolBatch.Kind(batch.kind)][which]
-    return reverse(name, args=[tour.tournament.slug, tour.number, batch.pk])
+    tour = [] if batch.is_archive else [batch.tour_of_batch.number]
+    return reverse(name, args=[batch.tournament.slug, *tour, batch.pk])
+
+
+def _batch_back_url(request, batch: ProtocolBatch) -> str:
+    if batch.is_archive:
+        return reverse("tournament-archives", args=[batch.tournament.slug])
+    if batch.kind == ProtocolBatch.Kind.PAPER:
+        return _tour_back_url(request, batch.tour_of_batch)
+    return reverse("tour-protocols", args=[batch.tournament.slug, batch.tour_of_batch.number])
 
 
 @staff_page
 @require_http_methods(["GET", "POST"])
-def batch_detail(request, tournament: Tournament, number: int, batch: int, kind: str):
+def batch_detail(request, tournament: Tournament, batch: int, kind: str, number: int | None = None):
     """A batch's progress (the page asks its status JSON again every two seconds, or reloads
     itself without JavaScript), its file once ready, resuming it once stalled."""
     batch = _batch(request, tournament, number, batch, kind)
     if request.method == "POST":
         try:
-            batches.resume_tour_batch(request.user, batch.pk)
+            batches.resume_batch(request.user, batch.pk)
         except (ValidationError, PermissionDenied) as error:
             _refused(request, error)
         else:
             messages.success(request, _("The work not done yet is sent to the workers again."))
         return redirect(_batch_url(batch, 0))
-    paper_batch = batch.kind == ProtocolBatch.Kind.PAPER
     return render(request, "protocols/batch.html", {
         "tournament": tournament, "tour": batch.tour, "batch": batch, "progress": batches.batch_progress(batch),
         "status_url": _batch_url(batch, 1), "file_url": _batch_url(batch, 2),
-        "back_url": _tour_back_url(request, batch.tour) if paper_batch
-        else reverse("tour-protocols", args=[tournament.slug, number]),
-        "again_url": reverse("tour-paper", args=[tournament.slug, number]) if paper_batch else None,
+        "back_url": _batch_back_url(request, batch),
+        "again_url": reverse("tour-paper", args=[tournament.slug, number])
+        if batch.kind == ProtocolBatch.Kind.PAPER else None,
     })
 
 
 @staff_page
-def batch_status(request, tournament: Tournament, number: int, batch: int, kind: str):
+def batch_status(request, tournament: Tournament, batch: int, kind: str, number: int | None = None):
     batch = _batch(request, tournament, number, batch, kind)
     progress = batches.batch_progress(batch)
     if progress["ready"]:
@@ -339,18 +350,42 @@ def batch_status(request, tournament: Tournament, number: int, batch: int, kind:
 
 
 @staff_page
-def batch_file(request, tournament: Tournament, number: int, batch: int, kind: str):
-    """A ready batch's file: the ZIP of the protocols, the PDF of the paper."""
+def batch_file(request, tournament: Tournament, batch: int, kind: str, number: int | None = None):
+    """A ready batch's file: the ZIP of the protocols or of the archive, the PDF of the paper."""
     batch = _batch(request, tournament, number, batch, kind)
     if batch.status != ProtocolBatch.Status.READY:
         raise Http404(_("The file is not ready yet."))
     data = ProtocolBatch.objects.values_list("archive", flat=True).get(pk=batch.pk)
     assert data is not None  # a ready batch has its file
     if batch.kind == ProtocolBatch.Kind.PAPER:
-        return _paper_response(bytes(data), _paper_name(tournament, number))
+        return _paper_response(bytes(data), _paper_name(tournament, batch.tour_of_batch.number))
     response = HttpResponse(bytes(data), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-tour-{number}-protocols.zip"'
+    response["Content-Disposition"] = f'attachment; filename="{archive.file_name(batch)}"'
     return response
+
+
+@organiser_page
+@require_http_methods(["GET", "POST"])
+def tournament_archives(request, tournament: Tournament):
+    """The tournament's archive for the federation: its organiser makes it (Celery) and downloads it."""
+    if request.method == "POST":
+        try:
+            batch = batches.start_archive(request.user, tournament.pk, base_url=issuing.site_url(request))
+        except (ValidationError, PermissionDenied) as error:
+            _refused(request, error)
+            return redirect("tournament-archives", tournament.slug)
+        return redirect(_batch_url(batch, 0))
+    return render(request, "protocols/archives.html", {
+        "tournament": tournament,
+        "batches": _batch_list(tournament.protocol_batches.filter(kind=ProtocolBatch.Kind.ARCHIVE)),
+    })
+
+
+def _batch_list(found) -> list[dict]:
+    """The five latest of the batches ``found``, for a list with their pages and ZIPs."""
+    return [batches.batch_progress(b) | {"created_at": b.created_at, "url": _batch_url(b, 0),
+                                         "zip_url": _batch_url(b, 2)}
+            for b in found.defer("archive").select_related("tournament", "tour")[:5]]
 
 
 # -- the signing key and PINs -----------------------------------------------------------------

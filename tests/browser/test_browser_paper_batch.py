@@ -16,9 +16,9 @@ def test_the_batch_page_follows_the_work(live_server, browser):
 
     world = refereed_tour()
     # A batch at work, as a worker leaves it (its task is not run here: the page is under test).
-    batch = ProtocolBatch.objects.create(tour=world["tour"], kind=ProtocolBatch.Kind.PAPER, total=2,
-                                         base_url=live_server.url, snapshot="s", progressed_at=timezone.now(),
-                                         created_by=world["ref"])
+    batch = ProtocolBatch.objects.create(tournament=world["tournament"], tour=world["tour"],
+                                         kind=ProtocolBatch.Kind.PAPER, total=2, base_url=live_server.url,
+                                         snapshot="s", progressed_at=timezone.now(), created_by=world["ref"])
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.set_default_timeout(20_000)
     page = context.new_page()

@@ -408,3 +408,20 @@ def test_a_user_without_the_right_cannot_create(client, db):
     assert login(client, person).get("/manage/new/").status_code == 403
     person.user_permissions.add(Permission.objects.get(codename="add_tournament"))
     assert client.get("/manage/new/").status_code == 200
+
+
+def test_team_standings_are_set_on_the_tournament_form_for_sports_events_only(client, cup, organiser):
+    login(client, organiser)
+    assert 'name="team_best"' in page(client.get("/en/tournaments/cup/manage/edit/"))
+    data = tournament_post(slug="cup", name="Кубок клуба", status="draft", team_best="3")
+    assert client.post("/en/tournaments/cup/manage/edit/", data).status_code == 302
+    cup.refresh_from_db()
+    assert cup.team_best == 3
+    # Left empty: none.
+    assert client.post("/en/tournaments/cup/manage/edit/", {**data, "team_best": ""}).status_code == 302
+    cup.refresh_from_db()
+    assert cup.team_best == 0
+    # Goat has no tournament points to add: refused on its field, nothing written.
+    text = page(client.post("/en/manage/new/", tournament_post(format="individual", reg_game="goat", team_best="2")))
+    assert 'id="id_team_best_error"' in text and "Team standings are of sports domino events only." in text
+    assert not Tournament.objects.filter(slug="spring").exists()

@@ -123,7 +123,8 @@ def test_the_same_forms_give_the_same_batch_and_changed_forms_supersede_it(world
     protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)
     assert ProtocolBatch.objects.filter(tour=world["tour"], status="running").count() == 2
     with pytest.raises(IntegrityError), transaction.atomic():
-        ProtocolBatch.objects.create(tour=world["tour"], kind="paper", total=2, base_url=BASE_URL)
+        ProtocolBatch.objects.create(tournament=world["tournament"], tour=world["tour"], kind="paper", total=2,
+                                     base_url=BASE_URL)
     # The seats change before the worker lays the forms out: it lays out nothing and says why.
     table = world["table"]
     table.seat1, table.seat3 = table.seat3, table.seat1
@@ -184,7 +185,7 @@ def test_the_pages_of_a_paper_batch(world, eager, django_capture_on_commit_callb
     assert response["Content-Type"] == "application/pdf" and response.content == stored_pdf(batch)
     assert "Open the PDF" in org.get(url).content.decode()
     with pytest.raises(ValidationError, match="nothing to resume"):
-        protocols.resume_tour_batch(world["org"], batch.pk)
+        protocols.resume_batch(world["org"], batch.pk)
 
 
 @pytest.mark.django_db
@@ -202,7 +203,7 @@ def test_only_the_tours_staff_start_and_see_the_paper_batch(world, django_captur
         assert login(outsider).get(url).status_code == 403, name
         assert login(world["chief"]).get(url).status_code in (200, 404), name  # the staff: seen (the PDF not ready)
     with pytest.raises(PermissionDenied):
-        protocols.resume_tour_batch(outsider, batch.pk)
+        protocols.resume_batch(outsider, batch.pk)
     # The signed protocols' batch stays an organiser's.
     with django_capture_on_commit_callbacks(execute=False):
         signed = protocols.start_tour_batch(world["org"], world["tour"].pk, base_url=BASE_URL)

@@ -129,7 +129,7 @@ def test_one_batch_per_state_of_the_tour(world, django_capture_on_commit_callbac
     # The database holds the rule too.
     from django.db import IntegrityError, transaction
     with pytest.raises(IntegrityError), transaction.atomic():
-        ProtocolBatch.objects.create(tour=world["tour"], total=2, base_url=BASE_URL)
+        ProtocolBatch.objects.create(tournament=world["tournament"], tour=world["tour"], total=2, base_url=BASE_URL)
 
 
 @pytest.mark.django_db
@@ -153,7 +153,7 @@ def test_a_stalled_batch_is_resumed_from_its_page(world, eager, client, django_c
     batch.refresh_from_db()
     assert (batch.status, batch.done, batch.failed) == ("ready", 2, 0)
     with pytest.raises(ValidationError, match="nothing to resume"):
-        protocols.resume_tour_batch(world["org"], batch.pk)
+        protocols.resume_batch(world["org"], batch.pk)
 
 
 @pytest.mark.redis

@@ -152,6 +152,10 @@ class StandingsTable:
         after = f"after-tour-{self.after_tour}" if self.after_tour else "live"
         return f"standings-{self.tournament.slug}-{self.kind}-{after}.csv"
 
+    @property
+    def xlsx_file_name(self) -> str:
+        return self.file_name.removesuffix(".csv") + ".xlsx"
+
     def csv(self) -> bytes:
         """The standings as a spreadsheet: UTF-8 with a byte order mark, ``;`` between the columns
         (as a Russian Excel opens it), the header in the current language, every metric and count
