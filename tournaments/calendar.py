@@ -1,5 +1,5 @@
 """The iCalendar feed of a tournament's tours (RFC 5545), for the players' phones: one event per
-published tour with a planned start, ending when the regulations' time limit of a partition
+published tour with a planned start (or, without one, once it started: when it did), ending when the regulations' time limit of a partition
 (``partition_minutes``) has run. Its UIDs stay the same for a tour whatever changes, so a
 subscribed calendar moves an event rather than adding another."""
 
@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import icalendar
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,11 +32,12 @@ address: Russian, or English under ``/en/``)."""
     calendar.add("calscale", "GREGORIAN")
     calendar.add("x-wr-calname", tournament.name)
     calendar.add("x-wr-timezone", settings.TIME_ZONE)
-    tours = (tournament.tours.exclude(status=Tour.Status.DRAFT).filter(planned_start__isnull=False)
-             .order_by("number"))
+    tours = (tournament.tours.exclude(status=Tour.Status.DRAFT)
+             .filter(Q(planned_start__isnull=False) | Q(started_at__isnull=False)).order_by("number"))
     for tour in tours:
-        assert tour.planned_start is not None  # filtered above
-        start = tour.planned_start.astimezone(zone)
+        when = tour.planned_start or tour.started_at
+        assert when is not None  # filtered above
+        start = when.astimezone(zone)
         event = icalendar.Event()
         event.add("uid", f"tour-{tour.pk}@{host}")
         event.add("dtstamp", stamp)

@@ -66,6 +66,18 @@ def test_one_event_per_published_tour_with_its_start_and_time_limit():
     assert [str(e["UID"]) for e in again] == uids and again[0].decoded("DTSTART").hour == 9
 
 
+def test_a_tour_drawn_without_a_planned_start_is_in_the_feed_once_started():
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4)
+    first = tours.generate_tour(org, t)
+    tours.publish_tour(org, first)
+    client = Client()
+    assert feed(client, t).walk("VEVENT") == []  # no time to give yet
+    Tour.objects.filter(pk=first.pk).update(started_at=datetime.datetime(2026, 11, 21, 12, 5, tzinfo=MOSCOW))
+    [event] = feed(client, t).walk("VEVENT")
+    assert event.decoded("DTSTART") == datetime.datetime(2026, 11, 21, 12, 5, tzinfo=MOSCOW)
+
+
 def test_the_tournament_page_links_the_feed_and_a_draft_tournament_has_none():
     org = user("org", superuser=True)
     t = tournament(org, pairs=2)
