@@ -1,6 +1,6 @@
 """A spectator on his phone finds a player by the passport spelling of his Cyrillic name through
-the site's navigation, opens his page and reads his tours' scores, at 390 px without sideways
-scrolling.
+the site's navigation, opens his page and reads his tours' scores and his rating chart, at 390 px
+without sideways scrolling.
 
 Debian's Chromium (/usr/bin/chromium) driven by Playwright; without it the test is skipped,
 with REQUIRE_SERVICES=1 it fails (tests/conftest.py, marker ``browser``).
@@ -9,7 +9,7 @@ with REQUIRE_SERVICES=1 it fails (tests/conftest.py, marker ``browser``).
 import pytest
 
 from builders import finish_tour, tournament, user
-from tournaments import services, tours
+from tournaments import rating, services, tours
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,6 +28,7 @@ def cup():
     tour = tours.generate_tour(org, t)
     tours.publish_tour(org, tour)
     finish_tour(tour, {1: (200, 150)})
+    rating.refresh("sports")
     return t
 
 
@@ -49,5 +50,12 @@ def test_a_player_is_found_by_the_latin_spelling_of_his_name_on_a_phone(live_ser
     expect(row).to_contain_text("Щукин Илья")  # her partner
     expect(row).to_contain_text("200 : 150")
     expect(row).to_contain_text("победа")
+    chart = page.locator("figure.rating-chart")
+    expect(chart.locator("figcaption")).to_contain_text("Рейтинг в игре «Спортивное домино»")
+    box = chart.locator("svg").bounding_box()
+    assert box is not None and box["width"] <= 390 and box["height"] > 100
+    chart.get_by_text("График таблицей").tap()  # the same numbers, for whoever cannot read the chart
+    expect(chart.locator("tbody tr")).to_have_count(1)
+    expect(chart.locator("tbody tr")).to_contain_text(cup.name)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
