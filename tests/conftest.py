@@ -112,6 +112,14 @@ def worker_database_url() -> str | None:
 
 
 @pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """PINs and passwords hashed with MD5 in tests: the production hasher (PBKDF2, a million
+    rounds) is slow by design and took most of the suite's time. A hash is checked the same way
+    with any hasher; the production one stays listed, so a hash made elsewhere still checks."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+
+
+@pytest.fixture(autouse=True)
 def english_outside_requests():
     """Code a test calls directly (services, models) speaks the source language, English; a page
     picks its language per request, as LocaleMiddleware does."""
