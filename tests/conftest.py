@@ -19,6 +19,7 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connections
+from django.test import override_settings
 from django.utils import translation
 
 from config import celery_app
@@ -112,11 +113,14 @@ def worker_database_url() -> str | None:
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
+def fast_password_hasher():
     """PINs and passwords hashed with MD5 in tests: the production hasher (PBKDF2, a million
     rounds) is slow by design and took most of the suite's time. A hash is checked the same way
-    with any hasher; the production one stays listed, so a hash made elsewhere still checks."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    with any hasher; the production one stays listed, so a hash made elsewhere still checks.
+    (Not through pytest-django's ``settings`` fixture: some tests name a parameter so.)"""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher",
+                                             *settings.PASSWORD_HASHERS]):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from scoring.management.commands.demo_players import Command as DemoPlayers
 from scoring.models import LiveTable, Partition, SeatResult
-from tournaments.models import Entry, Pair, Rating, RatingChange, Table, Tour, Tournament
+from tournaments.models import Entry, Pair, Player, Rating, RatingChange, Table, Tour, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,9 @@ def test_demo_tournament_is_played_through_the_services():
     assert not Table.objects.filter(tour__tournament=demo, referee__isnull=True).exists()
     # Rated: the 24 finished partitions of the three finished tours, four players each.
     assert RatingChange.objects.filter(tournament=demo).count() == 24 * 4
-    assert Rating.objects.filter(family="sports").count() == 32
+    # Every player of the demo and of its earlier tournament (20 of them in both) is rated once.
+    players = Player.objects.filter(entries__tournament__slug__in=["demo", "demo-autumn"]).distinct()
+    assert Rating.objects.filter(family="sports").count() == players.count() == 32 + 4
 
 
 def test_an_earlier_finished_tournament_shares_twenty_players_with_the_demo(client):

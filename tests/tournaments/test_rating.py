@@ -15,6 +15,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoring import services as scoring
+from scoring import storage
 from scoring.models import Partition, SeatResult
 from tournaments import rating, services, tours, views
 from tournaments.models import Pair, Rating, RatingChange, Tour, Tournament
@@ -236,24 +237,42 @@ def test_a_recomputation_is_identical_and_writes_nothing():
     assert [row[1:] for row in snapshot()[1]] == [row[1:] for row in incremental[1]]
 
 
-def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(django_capture_on_commit_callbacks):
+class Sent:
+    """Celery as :mod:`scoring.storage` sees it: the tasks it was given, by name and arguments."""
+
+    def __init__(self):
+        self.tasks = []
+
+    def send_task(self, name, args):
+        self.tasks.append((name, tuple(args)))
+
+    def take(self):
+        tasks, self.tasks = self.tasks, []
+        return tasks
+
+
+def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(django_capture_on_commit_callbacks,
+                                                                            monkeypatch):
+    sent = Sent()
+    monkeypatch.setattr(storage, "current_app", sent)
     s = refereed_tour(target=100)
-    with django_capture_on_commit_callbacks() as finishing:
+    refresh = (storage.RATE_TASK, (s["t"].pk,))
+    with django_capture_on_commit_callbacks(execute=True):
         scoring.record(s["other"], s["p2"].pk, "lead", {"seat": 1})
         scoring.record(s["other"], s["p2"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 100}})
         scoring.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
         scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
         scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 10, "B": 40}})  # A: 110
-    # The tour's end (the last partition finished) sends the refresh once it commits.
-    assert len(finishing) == 1
+    # The tour's end (the last partition finished) sends the refresh once it commits, once.
+    assert sent.take() == [refresh]
     assert refresh_ratings(s["t"].pk) is True
     assert refresh_ratings(s["t"].pk) is False  # idempotent: a second run changes nothing
     table = s["table"]
     won = Rating.objects.get(player=table.seat1).value
     # The chief referee corrects deal 2 (B had fewer pips): the partition reopens, then B wins it.
-    with django_capture_on_commit_callbacks() as correcting:
+    with django_capture_on_commit_callbacks(execute=True):
         scoring.correct_deal(s["chief"], s["p1"].pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}}, reason="typo")
-    assert len(correcting) == 1  # the tour is no longer finished: its results leave the ratings
+    assert sent.take() == [refresh]  # the tour is no longer finished: its results leave the ratings
     refresh_ratings(s["t"].pk)
     assert not RatingChange.objects.filter(partition=s["p1"]).exists()
     scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 60, "B": 0}})
@@ -265,10 +284,10 @@ def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(djan
     [[a1, a3], [b2, b4]] = model.rate(fresh, ranks=[2, 1])
     assert (stored("sports")[table.seat1_id], stored("sports")[table.seat2_id]) == ((a1.mu, a1.sigma), (b2.mu, b2.sigma))
     # A corrected result of a finished tour that stays finished also refreshes.
-    with django_capture_on_commit_callbacks() as again:
+    with django_capture_on_commit_callbacks(execute=True):
         scoring.correct_deal(s["chief"], s["p1"].pk, 3, {"end": "domino", "seat": 2, "pips": {"A": 70, "B": 0}},
                              reason="pips")
-    assert len(again) == 1 and Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.FINISHED
+    assert sent.take() == [refresh] and Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.FINISHED
     assert refresh_ratings(s["t"].pk) is False  # the winner is the same: the ratings are too
 
 
