@@ -7,7 +7,7 @@ Anyone sees what is published; a draft tournament or tour is seen by its staff o
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -137,20 +137,21 @@ def tournament_player(request, slug: str, pk: int):
 
 
 def _standings(request, slug: str, kind: str | None) -> standings.StandingsTable:
-    return _counted(request, slug, kind, standings.standings_table)
+    return _counted(request, slug, standings.standings_table, kind=kind)
 
 
 def _crosstable(request, slug: str, kind: str | None) -> standings.Crosstable:
-    return _counted(request, slug, kind, standings.crosstable)
+    return _counted(request, slug, standings.crosstable, kind=kind)
 
 
-def _counted(request, slug: str, kind: str | None, build: Callable[..., T]) -> T:
-    """The standings or the crosstable (``build``) of a visible tournament, of ``kind``, after
-    the tour ``?after_tour=`` names; a tour or kind that cannot be asked for is a 404."""
+def _counted(request, slug: str, build: Callable[..., T], **options: Any) -> T:
+    """The standings, the crosstable or the team standings (``build``, with ``options``) of a
+    visible tournament after the tour ``?after_tour=`` names; what cannot be asked for (a tour,
+    a kind, team standings the tournament has not) is a 404."""
     tournament = _visible_tournament(request, slug)
     after_tour = request.GET.get("after_tour") or None
     try:
-        return build(tournament, kind=kind, after_tour=None if after_tour is None else int(after_tour))
+        return build(tournament, after_tour=None if after_tour is None else int(after_tour), **options)
     except (ValueError, ValidationError):
         raise Http404(_("There is no such tour.")) from None
 
@@ -223,13 +224,7 @@ def crosstable_pdf(request, slug: str, kind: str | None = None):
 
 
 def _team_standings(request, slug: str) -> standings.TeamStandings:
-    """A tournament without team standings, or a tour not to be asked for, is a 404."""
-    tournament = _visible_tournament(request, slug)
-    after_tour = request.GET.get("after_tour") or None
-    try:
-        return standings.team_standings(tournament, after_tour=None if after_tour is None else int(after_tour))
-    except (ValueError, ValidationError):
-        raise Http404(_("There are no such team standings.")) from None
+    return _counted(request, slug, standings.team_standings)
 
 
 def team_standings_page(request, slug: str):
