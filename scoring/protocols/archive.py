@@ -51,7 +51,8 @@ class Member:
         return cls(name, bytes(document.pdf), document.sha256)
 
 
-def _messages(failure: Exception) -> str:
+def failure_text(failure: Exception) -> str:
+    """A refusal's messages (a ValidationError's, or the error itself) as one line."""
     return "; ".join(getattr(failure, "messages", None) or [str(failure)])
 
 
@@ -117,7 +118,7 @@ def tour_members(batch: ProtocolBatch, tour: Tour, items: list[ProtocolBatchItem
         members.append(Member.document(f"{prefix}-protocol.pdf", ProtocolDocument.objects.get(
             pk=issue_tour_protocol(batch.created_by, tour.pk, base_url=batch.base_url).pk)))
     except (ValidationError, PermissionDenied) as failure:
-        errors.append(_("Tour %(tour)s protocol: %(error)s") % {"tour": tour.number, "error": _messages(failure)})
+        errors.append(_("Tour %(tour)s protocol: %(error)s") % {"tour": tour.number, "error": failure_text(failure)})
     for item in items:
         partition = item.partition
         number = partition.table.number
@@ -131,7 +132,7 @@ def tour_members(batch: ProtocolBatch, tour: Tour, items: list[ProtocolBatchItem
                 # Seen as the public sees it: a deal still in play is left out, with its hands.
                 data = services.export_protocol(partition, viewer=AnonymousUser())
             except (ValidationError, engine.RulesError) as failure:
-                errors.append(_("Table %(number)s: %(error)s") % {"number": number, "error": _messages(failure)})
+                errors.append(_("Table %(number)s: %(error)s") % {"number": number, "error": failure_text(failure)})
                 continue
             text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
             members.append(Member.of(f"{prefix}-table-{number:03d}-v{partition.version}.json", text.encode()))
@@ -156,7 +157,7 @@ def archive_members(batch: ProtocolBatch, items: list[ProtocolBatchItem],
         members.append(Member.document(f"{tournament.slug}-final-protocol.pdf", ProtocolDocument.objects.get(
             pk=issue_final_protocol(batch.created_by, tournament.pk, base_url=batch.base_url).pk)))
     except (ValidationError, PermissionDenied) as failure:
-        errors.append(_("Final protocol: %(error)s") % {"error": _messages(failure)})
+        errors.append(_("Final protocol: %(error)s") % {"error": failure_text(failure)})
     with translation.override(rendering.PDF_LANGUAGE):  # the files' headers: as the protocols, in Russian
         for files in TOURNAMENT_FILES:
             members += [Member.of(name, data) for name, data in files(tournament)]

@@ -35,7 +35,7 @@ def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = Non
             try:
                 document = issue_partition_protocol(batch.created_by, partition_id, base_url=batch.base_url)
             except (ValidationError, PermissionDenied, engine.RulesError) as failure:
-                error = "; ".join(getattr(failure, "messages", None) or [str(failure)])
+                error = archive.failure_text(failure)
         with transaction.atomic():
             # The conditional update is the lock: exactly one run counts this table.
             counted = ProtocolBatchItem.objects.filter(pk=item.pk, done_at__isnull=True).update(
