@@ -496,7 +496,7 @@ async def _spectate(port: int, slug: str, tables: int, count: int, seconds: floa
 def lapses(slug: str, run: Run) -> dict:
     """Every clock lapse of the tournament, and whether any was missed or doubled."""
     from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-    from scoring.services import engine_partition
+    from scoring.recording.storage import engine_partition
 
     partitions = Partition.objects.filter(table__tour__tournament__slug=slug)
     # The clocks stopped with the services: a deadline more than 1 s before that is overdue.

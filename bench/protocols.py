@@ -75,7 +75,7 @@ def build(slug: str, tables: int):
     from scoring.engine.simulate import play_random_partition
     from scoring.models import Partition, PartitionChange
     from scoring.models import result_summary
-    from scoring.services import store_state
+    from scoring.recording.storage import store_state
     from tournaments import services
     from tournaments import tours
     from tournaments.models import Entry, Pair, Player

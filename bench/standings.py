@@ -51,14 +51,14 @@ def main() -> None:
           f"max {max(times) * 1000:.0f} ms over {args.runs} runs, {len(queries)} queries")
 
 
-def build(slug: str, pairs: int, tours: int):
+def build(slug: str, pairs: int, tour_count: int):
     """The event, through the real draw service; results written as the recording services do."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
     from scoring.engine.simulate import play_random_partition
     from scoring.models import Partition
-    from scoring.services import _store
+    from scoring.recording.storage import store_state
     from tournaments import services
     from tournaments import tours
     from tournaments.models import Entry, Pair, Player, Tour
@@ -75,18 +75,18 @@ def build(slug: str, pairs: int, tours: int):
                                       second=players[2 * n + 1]) for n in range(pairs))
     rules = tournament.rules
     seed = 0
-    for number in range(1, tours + 1):
+    for number in range(1, tour_count + 1):
         tour = tours.generate_tour(user, tournament)
         tours.publish_tour(user, tour)
         batch = []
         for partition in Partition.objects.filter(table__tour=tour):
             seed += 1
-            _store(partition, play_random_partition(rules, seed=seed))
+            store_state(partition, play_random_partition(rules, seed=seed))
             partition.version = 1
             batch.append(partition)
         Partition.objects.bulk_update(batch, ["state", "points_a", "points_b", "penalties_a", "penalties_b",
                                               "deals", "winner", "reason", "status", "started_at", "finished_at",
-                                              "version"], batch_size=500)
+                                              "version", "current"], batch_size=500)
         Tour.objects.filter(pk=tour.pk).update(status=Tour.Status.FINISHED)
         print(f"tour {number} drawn and played", file=sys.stderr)
     print(f"built in {time.perf_counter() - started:.0f} s", file=sys.stderr)

@@ -27,7 +27,7 @@ QUEUE=${CELERY_TASK_DEFAULT_QUEUE:-domino}
 "$BIN/celery" -A config beat --loglevel=warning &
 # The production server, not runserver: runserver queues only 10 connections, and with many
 # clients at once it resets the rest. ASGI (config/asgi.py): a live screen holds its connection
-# open for hours (scoring/live/sse.py), which an event loop affords and a thread per connection
+# open for hours (scoring/web/sse.py), which an event loop affords and a thread per connection
 # does not; the other views run in threads of their own. A live stream never ends by itself:
 # a stop waits 5 s for them, then closes them (browsers reconnect). config.server.Worker: uvicorn's
 # worker, closing a connection whose request headers do not arrive in REQUEST_READ_TIMEOUT_SECONDS.

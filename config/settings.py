@@ -285,7 +285,7 @@ SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweep"
 CELERY_TASK_ROUTES = {"scoring.live.expire_turn": {"queue": CLOCK_QUEUE},
                       "scoring.live.sweep": {"queue": SWEEP_QUEUE}}
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.live.tasks", "scoring.live.timers", "tournaments.rating.tasks")
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.push.tasks", "scoring.live.timers", "tournaments.rating.tasks")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True
@@ -302,7 +302,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The live clocks' sweep, every second (README, "Live tables").
     "record the live clocks that ran out": {"task": "scoring.live.sweep", "schedule": 1.0,
                                             "options": {"expires": 5}},
-    "forget old live events": {"task": "scoring.live.tasks.purge_events", "schedule": timedelta(hours=1)},
+    "forget old live events": {"task": "scoring.push.tasks.purge_events", "schedule": timedelta(hours=1)},
 }
 # Live screens (scoring/live/): events older than this are forgotten; a screen that missed more
 # reloads.
@@ -391,8 +391,8 @@ SPECTACULAR_SETTINGS = {
         # The referee's clock: the allowance of a move (single, several, fish, pass).
         "MoveAllowanceEnum": "scoring.live.play.ALLOWANCES",
         "DealEndEnum": "scoring.engine.rules.DEAL_ENDS",
-        "GoatEndEnum": "scoring.serializers.GOAT_ENDS",
-        "LineEndEnum": "scoring.live.api.ENDS",
+        "GoatEndEnum": "scoring.web.serializers.GOAT_ENDS",
+        "LineEndEnum": "scoring.web.live_api.ENDS",
         "RoleKindEnum": "tournaments.models.Role.Kind",
     },
 }

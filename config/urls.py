@@ -5,9 +5,9 @@ from django.urls import include, path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from scoring.live import sse
-from tournaments.web.auth import TokenView
+from scoring.web import sse
 from tournaments.views import home
+from tournaments.web.auth import TokenView
 
 urlpatterns = [
     path("api/", include("tournaments.api_urls")),

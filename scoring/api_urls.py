@@ -5,8 +5,7 @@ from rest_framework.routers import SimpleRouter
 
 from django.urls import path
 
-from . import api
-from .live import api as live_api
+from scoring.web import api, live_api as live_api
 
 router = SimpleRouter(use_regex_path=False)
 router.register("partitions", api.PartitionViewSet, basename="api-partition")

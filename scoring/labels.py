@@ -76,7 +76,7 @@ ACTIONS = {
     "forfeit": _("Forfeit"),
     "import": _("Protocol imported"),
     "correction": _("Correction"),
-    # A Goat or Sea Goat table (scoring.services.record_goat_deal, record_goat).
+    # A Goat or Sea Goat table (scoring.recording.commands.record_goat_deal, record_goat).
     "goat_deal": _("Deal"),
     "goat_penalty": _("Penalty"),
     "goat_violation": _("Violation"),

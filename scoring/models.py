@@ -148,7 +148,7 @@ class PartitionChange(models.Model):
 
 
 class HandLook(models.Model):
-    """Someone other than its holder saw a hand of a deal in play (scoring.hands): the table's
+    """Someone other than its holder saw a hand of a deal in play (scoring.recording.hands): the table's
     referee or the chief referee, acting at the table. A look changes nothing, so it is not a
     PartitionChange; one row per (login, deal, route), the first look, since a tablet reads the
     table every second."""
@@ -210,7 +210,7 @@ class LiveTable(models.Model):
     turn_paused = models.FloatField(default=0)  # seconds of pauses during this turn
     deadline = models.DateTimeField(_("move deadline"), null=True, blank=True)
     # At the referee's clock: the referee ended deal ``deal`` and enters its result; no move is
-    # awaited, no move clock runs until it is recorded (scoring.pipeline.align).
+    # awaited, no move clock runs until it is recorded (scoring.recording.pipeline.align).
     deal_over = models.BooleanField(default=False)
     # The partition clock: from the first deal, pauses excluded.
     clock_started_at = models.DateTimeField(null=True, blank=True)
@@ -222,7 +222,7 @@ class LiveTable(models.Model):
     # No-show: seats checked in, and the deadline (the tour's start plus no_show_minutes).
     present = models.JSONField(default=list)
     no_show_deadline = models.DateTimeField(_("no-show deadline"), null=True, blank=True)
-    # A fault: the table's clocks could not be recorded (scoring.pipeline); the sweep leaves it
+    # A fault: the table's clocks could not be recorded (scoring.recording.pipeline); the sweep leaves it
     # alone and the chief referee sees it until a change of the table clears it.
     fault = models.CharField(_("fault"), max_length=500, blank=True)
     fault_at = models.DateTimeField(null=True, blank=True)
@@ -527,7 +527,7 @@ class ProtocolBatchItem(models.Model):
 
 class LiveEvent(models.Model):
     """One change of a tournament, for live screens: numbered per tournament 1, 2, 3... in the
-    order the changes committed (:func:`scoring.live.events.announce`), written in the change's
+    order the changes committed (:func:`scoring.push.events.announce`), written in the change's
     own transaction, so a committed change always has its event and a refused one none. Kept
     LIVE_EVENTS_KEPT_HOURS; a screen that missed more reloads."""
 

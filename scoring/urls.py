@@ -2,9 +2,8 @@
 
 from django.urls import path
 
-from .live import views as live
-from .protocols import views as protocols
-from . import sheet_views
+from scoring.protocols import views as protocols
+from scoring.web import live_views as live, sheet_views
 
 tour = "tournaments/<slug:slug>/tours/<int:number>/"
 table = tour + "tables/<int:table>/protocol/"
@@ -19,7 +18,7 @@ blank = {"kind": "paper"}
 whole = {"kind": "archive"}
 
 urlpatterns = [
-    # The referee's score sheet (scoring/sheet_views.py).
+    # The referee's score sheet (scoring/web/sheet_views.py).
     path("referee/", sheet_views.my_tables, name="my-tables"),
     path(sheet, sheet_views.sheet, name="sheet"),
     path(sheet + "check-in/", sheet_views.sheet_check_in, name="sheet-check-in"),
@@ -30,7 +29,7 @@ urlpatterns = [
     path(sheet + "deals/<int:deal>/correct/", sheet_views.sheet_correct, name="sheet-correct"),
     path(sheet + "games/<int:game>/deals/<int:deal>/correct/", sheet_views.sheet_goat_correct,
          name="sheet-goat-correct"),
-    # Live tables (scoring/live/views.py): the public page, the player's phone, the referee's tablet.
+    # Live tables (scoring/web/live_views.py): the public page, the player's phone, the referee's tablet.
     path(live_table + "live/", live.live_table, name="live-table"),
     path(live_table + "live/fragment/", live.live_table_fragment, name="live-table-fragment"),
     path(live_table + "play/", live.live_play, name="live-play"),

@@ -213,7 +213,7 @@ def broker_driver() -> str:
 def frozen():
     """The clock of live tables, stopped: tests move it with .advance() and .to()."""
     from livetools import Clock
-    from scoring.live import clock
+    from scoring.recording import clock
 
     fake = Clock()
     with clock.use(fake):
@@ -223,7 +223,7 @@ def frozen():
 @pytest.fixture
 def timers_sent(monkeypatch):
     """The timer tasks the services send after their commits, as (partition, turn, deadline)."""
-    from scoring import pipeline
+    from scoring.recording import pipeline
 
     sent: list[tuple[int, int, datetime.datetime]] = []
     monkeypatch.setattr(pipeline, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))

@@ -17,7 +17,7 @@ PIN = "2580"
 
 
 class Clock:
-    """The time live tables read (scoring.live.clock), moved by hand."""
+    """The time live tables read (scoring.recording.clock), moved by hand."""
 
     def __init__(self) -> None:
         self.now = timezone.now().replace(microsecond=0)

@@ -14,10 +14,10 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Regulations
+from scoring.engine import Kind, Regulations, kind_of
 
 from .fields import PlainTextField
-from .players.names import search_key
+from .names import search_key
 
 
 class Tournament(models.Model):
@@ -89,14 +89,10 @@ class Tournament(models.Model):
         return self.format == self.Format.INDIVIDUAL
 
     @property
-    def plays_goat(self) -> bool:
-        """Goat or Sea Goat (RULES 9.1, 9.2): tiles with a bazaar, tables of 2 to 4 players."""
-        return self.rules.is_goat
-
-    @property
-    def plays_sittings(self) -> bool:
-        """Goat, Sea Goat or points (RULES 9): tables of sittings, standings from seat results."""
-        return self.rules.plays_sittings
+    def kind(self) -> Kind:
+        """The kind of game it plays (:mod:`scoring.engine.kinds`): what differs by game is
+        chosen from it."""
+        return kind_of(self.regulations)
 
 
 class Role(models.Model):
@@ -133,7 +129,7 @@ class Player(models.Model):
     # Hashed (django.contrib.auth.hashers) PIN with which the player confirms a protocol on the
     # referee's device; empty: none set. Set through scoring.protocols.set_pin.
     pin = models.CharField(_("PIN"), max_length=128, blank=True, editable=False)
-    # What /players/ matches with one icontains per typed word (tournaments.players.names): the
+    # What /players/ matches with one icontains per typed word (tournaments.names): the
     # name in Cyrillic and its Latin spellings, and the federation id. Kept by save().
     search_key = models.TextField(_("search key"), blank=True, editable=False)
 

@@ -250,7 +250,7 @@ def may_see_hands(user, table: Table) -> bool:
     while he holds a referee role, and the chief referee (a superuser too). Never an organiser
     as such, a referee of another table, a player's account or the public: they see the hands
     once the deal is over. Which hands the referee sees depends on how the table is played
-    (``scoring.hands``): every hand where he enters them, at a digital table only the hand of a
+    (``scoring.recording.hands``): every hand where he enters them, at a digital table only the hand of a
     seat no phone holds (he moves for a player who lost his phone)."""
     if not user.is_authenticated:
         return False

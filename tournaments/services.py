@@ -71,7 +71,7 @@ def _save_tournament(tournament: Tournament) -> None:
         errors = error.update_error_dict({})
     if not {"starts_on", "ends_on"} & errors.keys() and tournament.ends_on < tournament.starts_on:
         errors["ends_on"] = [ValidationError(_("The tournament cannot end before it starts."), code="dates")]
-    if "team_best" not in errors and tournament.team_best and "regulations" not in errors and tournament.plays_sittings:
+    if "team_best" not in errors and tournament.team_best and "regulations" not in errors and tournament.kind.sittings:
         # They add tournament points and points difference, which Goat, Sea Goat and points have not.
         errors["team_best"] = [ValidationError(_("Team standings are of sports domino events only."),
                                                code="team_best")]

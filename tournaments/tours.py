@@ -109,7 +109,7 @@ def _seated(players: dict[engine.Pair, tuple[Any, Any]]) -> dict[str, Any]:
 def pairs_at_tables(rules: engine.Regulations) -> bool:
     """Whether a tournament's tables seat two pairs: sports domino, and its other games in pairs
     (``teams``); Goat, Sea Goat and points each for himself seat 2 to ``players`` players (RULES 9)."""
-    return not rules.plays_sittings or rules.teams
+    return not engine.kind_of(rules).sittings or rules.teams
 
 
 def check_table(table: Table, rules: engine.Regulations) -> None:
@@ -288,7 +288,7 @@ def _draw_goat(tournament: Tournament, tour: Tour) -> None:
     sit_outs = Counter(p for p in SitOut.objects.filter(tour__tournament=tournament).values_list("player", flat=True)
                        if p in active)
     # The first criterion of the game's standings: game points (Goat), games won (Sea Goat, points).
-    score = "game_points" if rules.game == engine.Game.GOAT else "games_won"
+    score = engine.kind_of(rules).ranked_by
     scores = dict.fromkeys(players, 0)
     scores.update(SeatResult.objects.filter(partition__table__tour__tournament=tournament, player__in=active)
                   .values("player").annotate(total=Sum(score)).values_list("player", "total"))

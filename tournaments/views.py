@@ -74,7 +74,7 @@ def draw_tables(tour: Tour):
     points: three, with each player's result)."""
     tables = tour.tables.select_related("pair_a", "pair_b", "seat1", "seat2", "seat3", "seat4", "referee",
                                         "partition")
-    if tour.tournament.plays_sittings:
+    if tour.tournament.kind.sittings:
         tables = tables.prefetch_related("partition__seat_results")
     return tables
 
@@ -86,7 +86,7 @@ def draw_context(tour: Tour) -> dict:
         "byes": tour.byes.select_related("pair__first", "pair__second"),
         "sit_outs": tour.sit_outs.select_related("player"),
         # A points game: each player's games won and points, whatever the table's shape.
-        "points_game": tour.tournament.rules.scored_by_hand,
+        "points_game": tour.tournament.kind.by_hand,
     }
 
 

@@ -19,6 +19,9 @@
   :class:`PointsSitting`;
 - :mod:`.protocol`: the ``domino-protocol/1`` interchange format (:mod:`.goat_protocol` for the
   games of RULES 9);
+- :mod:`.kinds`: the game kinds, what each game of the regulations is, said once
+  (:class:`Kind`, :data:`KINDS`, :func:`kind_of`), and :class:`Parts`, what a floor above does
+  for each family of them;
 - :mod:`.simulate`: random legal play, for tests, benchmarks and demo data.
 
 The package is checked with ``mypy --strict`` (``make test``).
@@ -29,6 +32,7 @@ from .errors import HandError, IllegalMove, PartitionError, ProtocolError, Regul
 from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
 from .goat_rules import seats_of_unit, unit_index, units_of
 from .goat_sitting import GoatSitting
+from .kinds import KINDS, Family, Kind, Parts, kind_of
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
 from .points import PointsDealRecord, PointsGame, PointsSitting
 from .protocol import AnyGame, read_protocol, result_of, score_protocol, write_protocol
@@ -54,5 +58,5 @@ __all__ = [
     "Game", "FishCharge", "MoveTimeout", "PointsWin", "Unit", "GoatEnd", "GameReason",
     "GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision", "GameResult",
     "PointsGame", "PointsDealRecord", "units_of", "unit_index", "seats_of_unit", "AnyGame", "GoatSitting",
-    "PointsSitting", "Sitting", "SittingTotals",
+    "PointsSitting", "Sitting", "SittingTotals", "KINDS", "Family", "Kind", "Parts", "kind_of",
 ]

@@ -318,19 +318,6 @@ class Regulations:
         """Goat or Sea Goat (RULES 9.1, 9.2): deals with a bazaar, 2 to 4 seats."""
         return self.game in (Game.GOAT, Game.SEA_GOAT)
 
-    @property
-    def scored_by_hand(self) -> bool:
-        """A points game (RULES 9.3): no tiles are dealt or played, the referee enters each deal's
-        points, so its tables are never played live."""
-        return self.game == Game.POINTS
-
-    @property
-    def plays_sittings(self) -> bool:
-        """Every game but sports (RULES 9): a table plays a sitting of ``games_per_tour`` games
-        (:class:`~scoring.engine.sitting.Sitting`) of 2 to ``players`` seats, each for himself or in
-        pairs (``teams``), and each player's result is summed over it."""
-        return self.game != Game.SPORTS
-
     def used(self, name: str) -> bool:
         """Whether setting ``name`` has an effect in the regulations' game (:data:`GAME_SETTINGS`)."""
         return name in GAME_SETTINGS[self.game]

@@ -1,2 +1,2 @@
-"""Live play: partitions played move by move with the server's clocks, and every change of a
-tournament's partitions numbered and pushed to live screens (README, "Live tables", "Push")."""
+"""Playing a table live: moves, draws and passes with the server's clocks (:mod:`.play`,
+:mod:`.drawing`), and the clocks' Celery tasks (:mod:`.timers`) (README, "Live tables")."""

@@ -48,7 +48,7 @@ def _tile(x: float, y: float, first: int, second: int, across: bool) -> SafeStri
 
 def line_svg(line: Sequence[Sequence[int]], label: str) -> SafeString:
     """The line of play, from its left end to its right end (``[[a, b], ...]`` as
-    :func:`scoring.live.state.table_state` gives it), wrapped into rows."""
+    :func:`scoring.recording.state.table_state` gives it), wrapped into rows."""
     parts: list[SafeString] = []
     x = y = 0.0
     widest = 0.0

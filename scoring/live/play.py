@@ -1,6 +1,6 @@
 """Playing a table live: one service per operation (start the tour, take a seat, check in, play a
 move, enter the hands, tap the referee's clock, pause, resume), each run by the one pipeline of
-every change of a table (:func:`scoring.pipeline.change`), which also keeps the clocks.
+every change of a table (:func:`scoring.recording.pipeline.change`), which also keeps the clocks.
 
 Every operation runs in one short transaction: the partition's row locked (with its
 :class:`~scoring.models.LiveTable`), the clocks caught up first (a deadline that has passed is
@@ -31,13 +31,13 @@ from django.utils.translation import gettext as _
 from scoring import engine
 from scoring.engine.deal import next_seat
 from scoring.models import LiveTable, Partition, SeatHolder
-from scoring.pipeline import Actor, Check, Step, change, extend, new_turn
-from scoring.services import GOAT_DEAL_KEYS, apply_goat_deal, goat_deal_values
+from scoring.recording.formats import GOAT_DEAL_KEYS, apply_goat_deal, goat_deal_values
+from scoring.recording.pipeline import Actor, Check, Step, change, extend, new_turn
 from tournaments import pins
 from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
-from . import clock
+from scoring.recording import clock
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -123,7 +123,7 @@ def start_tour(user, tour: Tour) -> Tour:
 
 def _check_live(rules: engine.Regulations, *modes: str) -> None:
     """A points game (RULES 9.3) has no tiles to play live: its tables are on the score sheet."""
-    if rules.scored_by_hand and any(mode and mode != PlayMode.SHEET for mode in modes):
+    if not engine.kind_of(rules).live and any(mode and mode != PlayMode.SHEET for mode in modes):
         raise ValidationError(_("A points game is recorded on the score sheet only: its tables cannot be played "
                                 "live."))
 
@@ -547,7 +547,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
 
 def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, address: str | None = None) -> Partition:
     """At a Goat table on the referee's clock, the deal's result as on the Goat score sheet
-    (:func:`scoring.services.record_goat_deal`: domino or fish with the seat and each hand's
+    (:func:`scoring.recording.commands.record_goat_deal`: domino or fish with the seat and each hand's
     value, or a redeal, which a void hand shows before anyone leads); the next deal's leader's
     clock starts (a game's first deal waits for :func:`goat_lead`). While paused too."""
     values = goat_deal_values(deal, GOAT_DEAL_KEYS - {"lead"})  # the leader was named (goat_lead)

@@ -5,13 +5,13 @@ and PDF (:mod:`.rendering`), keys and PAdES signatures (:mod:`.signing`), issuin
 protocols or paper, or the tournament's archive (:mod:`.batches`, the workers' :mod:`.batch_jobs`
 and :mod:`.tasks`, the ZIPs' contents :mod:`.archive`). The pages are :mod:`.views`."""
 
-from .batches import (BATCH_STALL_SECONDS, batch_progress, resume_batch, start_archive, start_paper_batch,
-                      start_tour_batch)
-from .confirmations import confirm, confirmation_state, set_pin
-from .issuing import (document_state, documents_of, issue_final_protocol, issue_partition_protocol,
-                      issue_tour_protocol, normalise_code, site_url)
-from .sheets import final_sheet, partition_sheet, required_seats, tour_sheet, tour_snapshot
-from .verification import Status, Verification, describe, verify_code, verify_pdf
+from scoring.protocols.batches import (BATCH_STALL_SECONDS, batch_progress, resume_batch, start_archive,
+                                       start_paper_batch, start_tour_batch)
+from scoring.protocols.confirmations import confirm, confirmation_state, set_pin
+from scoring.protocols.issuing import (document_state, documents_of, issue_final_protocol, issue_partition_protocol,
+                                       issue_tour_protocol, normalise_code, site_url)
+from scoring.protocols.sheets import final_sheet, partition_sheet, required_seats, tour_sheet, tour_snapshot
+from scoring.protocols.verification import Status, Verification, describe, verify_code, verify_pdf
 
 __all__ = [
     "BATCH_STALL_SECONDS", "Status", "Verification", "batch_progress", "confirm", "confirmation_state",

@@ -20,15 +20,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from scoring import engine, services
+from scoring import engine
 from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 from tournaments import standings
 from tournaments.models import Entry, Tour, Tournament
 
-from . import rendering
-from .crosstable import crosstable_pdf
-from .issuing import issue_final_protocol, issue_tour_protocol
-from .sheets import final_snapshot, tour_snapshot
+from scoring.protocols import rendering
+from scoring.protocols.crosstable import crosstable_pdf
+from scoring.protocols.issuing import issue_final_protocol, issue_tour_protocol
+from scoring.protocols.sheets import final_snapshot, tour_snapshot
+from scoring.recording import queries
 
 #: The version of the archive's manifest.
 MANIFEST_FORMAT = "domino-archive/1"
@@ -130,7 +131,7 @@ def tour_members(batch: ProtocolBatch, tour: Tour, items: list[ProtocolBatchItem
         if json_files:
             try:
                 # Seen as the public sees it: a deal still in play is left out, with its hands.
-                data = services.export_protocol(partition, viewer=AnonymousUser())
+                data = queries.export_protocol(partition, viewer=AnonymousUser())
             except (ValidationError, engine.RulesError) as failure:
                 errors.append(_("Table %(number)s: %(error)s") % {"number": number, "error": failure_text(failure)})
                 continue

@@ -14,8 +14,8 @@ from django.utils import timezone
 from scoring import engine
 from scoring.models import ProtocolBatch, ProtocolBatchItem, ProtocolDocument
 
-from . import archive, paper
-from .issuing import issue_partition_protocol
+from scoring.protocols import archive, paper
+from scoring.protocols.issuing import issue_partition_protocol
 
 #: A batch at work that counted no table for this long has stalled (a worker died with its task,
 #: or the broker lost it): its page offers to resume it.

@@ -19,9 +19,9 @@ from scoring.models import Partition, ProtocolBatch, ProtocolBatchItem
 from tournaments import permissions
 from tournaments.models import Tour, Tournament
 
-from . import archive, paper, signing, tasks
-from .batch_jobs import BATCH_STALL_SECONDS
-from .sheets import tour_snapshot
+from scoring.protocols import archive, paper, signing, tasks
+from scoring.protocols.batch_jobs import BATCH_STALL_SECONDS
+from scoring.protocols.sheets import tour_snapshot
 
 
 def _start(user, tournament: Tournament, tour: Tour | None, kind: str, *, snapshot: str, total: int, base_url: str,

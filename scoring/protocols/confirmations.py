@@ -14,13 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.live import clock
 from scoring.models import Confirmation, Partition
+from scoring.recording import clock
 from tournaments import permissions, pins
 from tournaments.models import PinChange, Player, Tour
 
-from .issuing import issue_current, site_url
-from .sheets import partition_query, required_seats
+from scoring.protocols.issuing import issue_current, site_url
+from scoring.protocols.sheets import partition_query, required_seats
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, versi
 def confirmation_state(partition: Partition) -> dict[str, Any]:
     """For the confirmation page: the current version, who must confirm, who did."""
     finished = partition.is_finished
-    needed = (required_seats(partition) if finished or partition.table.tour.tournament.plays_sittings
+    needed = (required_seats(partition) if finished or partition.table.tour.tournament.kind.sittings
               else [1, 2, 3, 4, Confirmation.REFEREE])
     done = {c.seat: c for c in partition.confirmations.filter(version=partition.version).select_related("user")}
     return {"version": partition.version, "needed": needed, "done": done, "finished": finished,

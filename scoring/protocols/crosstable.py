@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tournaments.standings import Crosstable
 
-from . import rendering
+from scoring.protocols import rendering
 
 
 def crosstable_pdf(ct: Crosstable) -> bytes:

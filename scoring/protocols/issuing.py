@@ -21,10 +21,10 @@ from scoring.models import Partition, ProtocolDocument
 from tournaments import permissions
 from tournaments.models import Tour, Tournament
 
-from . import rendering, signing
-from .sheets import (final_sheet, final_snapshot, final_summary, local, partition_query, partition_sheet,
-                     partition_snapshot, partition_summary, person_name, required_seats, tour_sheet, tour_snapshot,
-                     tour_summary)
+from scoring.protocols import rendering, signing
+from scoring.protocols.sheets import (final_sheet, final_snapshot, final_summary, local, partition_query,
+                                      partition_sheet, partition_snapshot, partition_summary, person_name,
+                                      required_seats, tour_sheet, tour_snapshot, tour_summary)
 
 
 #: Public codes: 10 characters of an alphabet without look-alikes (no 0/O, 1/I/L).

@@ -19,12 +19,12 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring.engine import Game, Regulations
+from scoring.engine import Family, Parts, Regulations, kind_of
 from tournaments import permissions
 from tournaments.models import Table, Tour
 
-from . import rendering, sheets
-from .sheets import person_name
+from scoring.protocols import rendering, sheets
+from scoring.protocols.sheets import person_name
 
 #: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.
 SPORTS_ROWS = 24
@@ -60,8 +60,8 @@ def _sitting(table: Table, rules: Regulations) -> dict[str, Any]:
 
 SITTING = Form("protocols/paper/sitting.html", _sitting)
 #: The paper form of a table by the game its tournament plays.
-FORMS: dict[str, Form] = {Game.SPORTS: Form("protocols/paper/sports.html", _sports),
-                          Game.GOAT: SITTING, Game.SEA_GOAT: SITTING, Game.POINTS: SITTING}
+FORMS: Parts[Form] = Parts({Family.PARTITION: Form("protocols/paper/sports.html", _sports), Family.TILES: SITTING,
+                            Family.POINTS: SITTING})
 
 
 def _tables(tour: Tour) -> list[Table]:
@@ -87,7 +87,7 @@ def _forms_chunks(tour: Tour, tables: list[Table], base_url: str) -> list[tuple[
     number of tables."""
     tournament = tour.tournament
     rules = tournament.rules
-    form = FORMS[rules.game]
+    form = FORMS.of(kind_of(rules))
     forms = []
     for table in tables:
         url = _sheet_url(base_url, table)

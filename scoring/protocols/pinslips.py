@@ -23,12 +23,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from scoring.live import clock
+from scoring.recording import clock
 from tournaments import permissions, pins
 from tournaments.models import Entry, PinChange, PinLink, Player, Tournament
 
-from . import rendering
-from .confirmations import PIN_RE
+from scoring.protocols import rendering
+from scoring.protocols.confirmations import PIN_RE
 
 #: The digits of a printed PIN: more than the 4 a player may choose, since it is given on paper.
 PRINTED_DIGITS = 6

@@ -15,9 +15,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import engine, labels, services
+from scoring import engine, labels
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
-from scoring.sanctions import Line, delta_text, event_times, running_lines, sanctions
+from scoring.recording import queries, storage
+from scoring.recording.sanctions import Line, delta_text, event_times, running_lines, sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table, withdrawals
 
@@ -44,11 +45,11 @@ def required_seats(partition: Partition, game: engine.Partition | None = None) -
     no-show, the players of the absent pair cannot and do not. At a table of Goat, Sea Goat or
     points: every player seated (2 to 4) and the referee; at a Goat no-show, not those of the
     absent units."""
-    if partition.table.tour.tournament.plays_sittings:
+    if partition.table.tour.tournament.kind.sittings:
         seats = range(1, len(partition.table.players) + 1)
         if partition.reason != engine.GameReason.NO_SHOW:
             return [*seats, Confirmation.REFEREE]
-        sitting = services.engine_sitting(partition)  # a no-show is recorded at Goat tables only
+        sitting = storage.engine_sitting(partition)  # a no-show is recorded at Goat tables only
         away = _absent_seats(sitting)
         return [seat for seat in seats if seat not in away] + [Confirmation.REFEREE]
     if game is None:
@@ -123,16 +124,17 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
     """Everything a partition protocol shows, for ``version`` (default: the current one); a Goat
     or Sea Goat table's is :func:`goat_partition_sheet`, a points game's
     :func:`points_partition_sheet`."""
-    if partition.table.tour.tournament.plays_goat:
-        return goat_partition_sheet(partition, version)
-    if partition.table.tour.tournament.plays_sittings:
-        return points_partition_sheet(partition, version)
+    return SHEETS.of(partition.table.tour.tournament.kind)(partition, version)
+
+
+def sports_partition_sheet(partition: Partition, version: int | None = None) -> dict[str, Any]:
+    """A sports partition's protocol (:func:`partition_sheet`)."""
     table = partition.table
     version, changes, head = _history(partition, version)
     # The current state is the row's own (a partition written without changes has no history); an
-    # earlier one is its change's (services.state_at).
+    # earlier one is its change's (queries.state_at).
     state = partition.state if version == partition.version else (
-        services.state_at(partition, version, {"state": changes[-1].state, "data": changes[-1].data})
+        queries.state_at(partition, version, {"state": changes[-1].state, "data": changes[-1].data})
         if changes else None)
     game = _game(state, partition)
     regs = game.regulations
@@ -176,7 +178,7 @@ def partition_sheet(partition: Partition, version: int | None = None) -> dict[st
 
 
 def _line(line: Line, seat_name: Callable[[int | None], str]) -> dict[str, Any]:
-    """A line of the running total (:func:`scoring.sanctions.running_lines`) as the protocol prints it."""
+    """A line of the running total (:func:`scoring.recording.sanctions.running_lines`) as the protocol prints it."""
     printed = {"kind": "deal" if line.deal else "penalty", "delta": delta_text(line.delta),
                "total_a": line.totals[0], "total_b": line.totals[1]}
     if line.deal is not None:
@@ -195,7 +197,7 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
     the sitting with its deals (who led, how it ended, each hand's value, what it charged or
     credited, the scores and memorised points after it) and its result (goats or winner, game
     points), the sitting's totals per player, the signatures of every player seated and the
-    referee. All of it read from the engine's sitting (:func:`scoring.services.sitting_at`)."""
+    referee. All of it read from the engine's sitting (:func:`scoring.recording.storage.sitting_at`)."""
     sitting, sheet = _sitting_sheet(partition, version)
     regs, units = sitting.regulations, sheet["units"]
     players = partition.table.players
@@ -229,7 +231,7 @@ def goat_partition_sheet(partition: Partition, version: int | None = None) -> di
                            "unit": p.unit, "points": p.points} for p in game.penalties],
         })
     return {**sheet, "goat": True, "template": "protocols/goat_partition_sheet.html",
-            "sea_goat": regs.game == engine.Game.SEA_GOAT, "games": games,
+            "sea_goat": not engine.kind_of(regs).marks_goats, "games": games,
             "deals": [d for g in games for d in g["deals"]]}
 
 
@@ -237,7 +239,7 @@ def points_partition_sheet(partition: Partition, version: int | None = None) -> 
     """Everything the protocol of a table of a points game (RULES 9.3) shows, for ``version``:
     each game of the sitting with the points each unit scored in each deal and the scores after
     it, its winner; the sitting's totals per player (games won, points) and the signatures. All
-    of it read from the engine's sitting (:func:`scoring.services.sitting_at`)."""
+    of it read from the engine's sitting (:func:`scoring.recording.storage.sitting_at`)."""
     sitting, sheet = _sitting_sheet(partition, version)
     units = sheet["units"]
     games: list[dict[str, Any]] = []
@@ -256,17 +258,23 @@ def points_partition_sheet(partition: Partition, version: int | None = None) -> 
             "deals": [d for g in games for d in g["deals"]]}
 
 
+#: The protocol of a table of each family.
+SHEETS: engine.Parts[Callable[[Partition, int | None], dict[str, Any]]] = engine.Parts({
+    engine.Family.PARTITION: sports_partition_sheet, engine.Family.TILES: goat_partition_sheet,
+    engine.Family.POINTS: points_partition_sheet})
+
+
 def _sitting_sheet(partition: Partition, version: int | None) -> tuple[engine.Sitting[Any], dict[str, Any]]:
     """The engine's sitting of a table of Goat, Sea Goat or points at ``version``, and what its
     protocol shows besides the games: the head, the units (a seat and its player, or a pair),
     each player's totals over the sitting, the signatures of every player seated and the
     referee."""
     version, _changes, head = _history(partition, version)
-    sitting = services.sitting_at(partition, version)
+    sitting = storage.sitting_at(partition, version)
     regs = sitting.regulations
     players = partition.table.players
     units = [{"unit": unit, "names": names, "label": unit if regs.teams else f"{unit}. {names[0]}"}
-             for unit, names in services.unit_names(partition.table, regs).items()]
+             for unit, names in queries.unit_names(partition.table, regs).items()]
     totals = sitting.totals()
     standing = [{"seat": seat, "player": player, "unit": totals.units[engine.unit_index(seat, regs)],
                  "game_points": totals.game_points[engine.unit_index(seat, regs)],
@@ -369,8 +377,8 @@ def tour_sheet(tour: Tour) -> dict[str, Any]:
                      "penalties": (p.penalties_a, p.penalties_b), "referee": person_name(table.referee),
                      "confirmed": (p.pk, p.version) in confirmed, "version": p.version})
     return {
-        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "sittings": tournament.plays_sittings,
-        "points": tournament.rules.game == engine.Game.POINTS,
+        "kind": "tour", "tournament": tournament, "tour": tour, "rows": rows, "sittings": tournament.kind.sittings,
+        "points": tournament.kind.by_hand,
         "finished": sum(1 for r in rows if r["partition"].is_finished), "total": len(rows),
         "byes": list(Bye.objects.filter(tour=tour).select_related("pair__first", "pair__second")),
         "sit_outs": list(SitOut.objects.filter(tour=tour).select_related("player")),

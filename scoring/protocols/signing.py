@@ -54,7 +54,7 @@ from tournaments.permissions import require_manage
 
 from scoring.models import SigningKey
 
-from . import pdfcheck
+from scoring.protocols import pdfcheck
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from celery import shared_task
 
-from . import batch_jobs
+from scoring.protocols import batch_jobs
 
 
 def _options(queue: str | None) -> dict:

@@ -16,12 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import labels
+from scoring import engine, labels
 from scoring.models import ProtocolDocument, VerificationCount
 
-from . import signing
-from .issuing import CODE_RE, DocumentState, document_state, normalise_code
-from .sheets import local
+from scoring.protocols import signing
+from scoring.protocols.issuing import CODE_RE, DocumentState, document_state, normalise_code
+from scoring.protocols.sheets import local
 
 
 class Status:
@@ -179,7 +179,7 @@ def describe(document: ProtocolDocument) -> list[tuple[str, str]]:
     if document.kind == ProtocolDocument.Kind.PARTITION:
         lines.append((_("Tour and table"), _("tour %(tour)s, table %(table)s") % {"tour": s.get("tour"),
                                                                                   "table": s.get("table")}))
-        if "players" in s and s.get("game") == "points":  # a points game (sheets._sitting_summary)
+        if "players" in s and engine.kind_of(s).by_hand:  # a points game (sheets._sitting_summary)
             lines += [(_("seat %(seat)s") % {"seat": p["seat"]},
                        _("%(name)s: %(won)s games won, %(score)s points") % {
                            "name": p["name"], "won": p["games_won"], "score": p["score"]})

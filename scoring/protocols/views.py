@@ -22,10 +22,11 @@ from django.views.decorators.http import require_http_methods
 from scoring.models import Confirmation, Partition, ProtocolBatch, ProtocolDocument, SigningKey
 from tournaments import permissions
 from tournaments.models import Entry, PinChange, Player, Table, Tour, Tournament
-from tournaments.web.pages import organiser_page, staff_page
+from tournaments.pages import organiser_page, staff_page
 from tournaments.web.uploads import upload_limit
 
-from . import archive, batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing, verification
+from scoring.protocols import (archive, batches, confirmations, issuing, paper, pinslips, rendering, sheets, signing,
+                               verification)
 
 
 def _refused(request, error: ValidationError | PermissionDenied) -> None:

@@ -1,6 +1,6 @@
 """The API of a Goat or Sea Goat table (/api/partitions/{id}/...): its sitting read, its lines
 recorded (goat_deal, goat_penalty, goat_time, goat_annul), the chief referee's corrections and
-the import of its protocol file, all through the Goat services of scoring/services.py. Every
+the import of its protocol file, all through the Goat services of scoring/recording/commands.py. Every
 result computed by hand; every refusal leaves nothing written."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import pytest
 from apiworld import client, listed, organiser
 from builders import tournament, user
 from scoring.models import Partition, PartitionChange, SeatResult
-from tournaments import services as tournament_services
-from tournaments import tours
+from tournaments import services as tournament_services, tours
 from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Recording partitions through the API: /api/partitions/{id}/ and its actions call the recording
-services (scoring/services.py); every total comes from the rules engine."""
+services (scoring/recording/commands.py); every total comes from the rules engine."""
 
 import threading
 
@@ -9,8 +9,7 @@ from django.db import connection
 from apiworld import World, client, listed
 from builders import user
 from scoring.models import Partition, PartitionChange
-from tournaments import services as tournament_services
-from tournaments import tours
+from tournaments import services as tournament_services, tours
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ with REQUIRE_SERVICES=1 it fails (tests/conftest.py, marker ``browser``).
 import pytest
 
 from builders import refereed_tour
-from scoring import services as scoring
+from scoring.recording import commands
+pass  # REMOVED-IMPORT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,8 +30,8 @@ def test_pages_and_swagger_ui_keep_to_the_policy(live_server, browser):
     from playwright.sync_api import expect
 
     world = refereed_tour()
-    scoring.record(world["ref"], world["p1"].pk, "lead", {"seat": 2})
-    scoring.record(world["ref"], world["p1"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 30, "B": 12}})
+    commands.record(world["ref"], world["p1"].pk, "lead", {"seat": 2})
+    commands.record(world["ref"], world["p1"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 30, "B": 12}})
     context = browser.new_context()
     context.set_default_timeout(20_000)
     page = context.new_page()

@@ -14,7 +14,7 @@ from livetools import PIN, live_tour, watch
 from scoring import engine
 from scoring.live import play
 from scoring.models import Partition
-from scoring.services import engine_partition
+from scoring.recording.storage import engine_partition
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

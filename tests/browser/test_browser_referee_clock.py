@@ -17,7 +17,7 @@ from django.utils import timezone
 from livetools import live_tour, watch
 from scoring.live import play
 from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition
+from scoring.recording.storage import engine_partition
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

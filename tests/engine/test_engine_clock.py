@@ -12,20 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_handbuilt import DOMINO_HANDS, FISH_HANDS, FISH_MOVES, PASS, protocol_moves
-from scoring.engine import (
-    Awaited,
-    Deal,
-    Move,
-    Partition,
-    PartitionError,
-    ProtocolError,
-    Regulations,
-    RulesError,
-    read_protocol,
-    result_of,
-    score_protocol,
-    write_protocol,
-)
+from scoring.engine import (Awaited, Deal, Move, Partition, PartitionError, ProtocolError, Regulations, RulesError,
+                            read_protocol, result_of, score_protocol, write_protocol)
 from scoring.engine.simulate import play_random_partition, play_timed_deal
 
 F = "domino-protocol/1"

@@ -27,7 +27,7 @@ from engine_handbuilt import (
     play_moves,
 )
 from engine_oracle import RefDeal, norm
-from scoring.engine import TILES, IllegalMove, RulesError, Tile
+from scoring.engine import IllegalMove, RulesError, TILES, Tile
 from scoring.engine.deal import Deal, Move, deal_hands, pair_of
 from scoring.engine.tiles import tiles_of
 

@@ -20,15 +20,8 @@ from engine_handbuilt import (
     protocol_moves,
 )
 from engine_oracle import RefDeal
-from scoring.engine import (
-    Partition,
-    RegulationsError,
-    RulesError,
-    read_protocol,
-    result_of,
-    score_protocol,
-    write_protocol,
-)
+from scoring.engine import (Partition, RegulationsError, RulesError, read_protocol, result_of, score_protocol,
+                            write_protocol)
 
 CASES = sorted(Path(__file__).with_name("protocols").glob("*.json"))
 F = "domino-protocol/1"

@@ -6,20 +6,9 @@ from collections import Counter
 
 import pytest
 
-from scoring.engine import TILES, Tile
-from scoring.engine import tiles as tiles_module
-from scoring.engine.tiles import (
-    ALL_TILES,
-    SUIT,
-    TOTAL_PIPS,
-    indices_of,
-    mask_of,
-    other_half,
-    parse_tile,
-    pips_of,
-    tile_index,
-    tiles_of,
-)
+from scoring.engine import TILES, Tile, tiles as tiles_module
+from scoring.engine.tiles import (ALL_TILES, SUIT, TOTAL_PIPS, indices_of, mask_of, other_half, parse_tile, pips_of,
+                                  tile_index, tiles_of)
 
 EVERY_PAIR = [(a, b) for a in range(7) for b in range(a, 7)]
 

@@ -9,11 +9,10 @@ import pytest
 
 from engine_handbuilt import DOMINO_HANDS
 from scoring import engine
-from scoring.engine import (
-    Absent, Consequence, Deal, DealEnd, DealOutcome, DealPoints, Direction, Expiry, FalsePassAward, FishTie, Format,
-    Mark, Next, NextLead, Pair, Partition, PenaltyMode, Reason, Regulations, RepeatScope, Side, ViolationCode,
-    read_protocol, result_of, rules, write_protocol,
-)
+from scoring.engine import (Absent, Consequence, Deal, DealEnd, DealOutcome, DealPoints, Direction, Expiry,
+                            FalsePassAward, FishTie, Format, Mark, Next, NextLead, Pair, Partition, PenaltyMode, Reason,
+                            Regulations, RepeatScope, Side, ViolationCode, read_protocol, result_of, rules,
+                            write_protocol)
 
 WORDS = {
     Pair: ["A", "B"],

@@ -18,12 +18,13 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.test import AsyncClient, Client
 
-from scoring import services
-from scoring.live import quota, stream as live
-from scoring.live.state import scope_state, table_state
+pass  # REMOVED-IMPORT
 from scoring.models import Partition, result_summary
+from scoring.push import quota, stream as live
+from scoring.recording.state import scope_state, table_state
 
 from builders import refereed_tour
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the streams read in threads of their own
 
@@ -42,7 +43,7 @@ def changes(s, count: int) -> None:
     """``count`` events at table 1 (the lead, then drawn deals)."""
     for _ in range(count):
         first = Partition.objects.get(pk=s["p1"].pk).version == 0
-        services.record(s["ref"], s["p1"].pk, "lead" if first else "deal", {"seat": 1} if first else LEVEL_FISH)
+        commands.record(s["ref"], s["p1"].pk, "lead" if first else "deal", {"seat": 1} if first else LEVEL_FISH)
 
 
 def url(s) -> str:
@@ -78,7 +79,7 @@ async def first(messages) -> live.Message:
 
 def test_a_client_further_back_than_the_limit_gets_a_reset_with_the_tables_state(s):
     changes(s, 5)
-    services.record(s["other"], s["p2"].pk, "lead", {"seat": 2})  # 6, at table 2
+    commands.record(s["other"], s["p2"].pk, "lead", {"seat": 2})  # 6, at table 2
     at_limit = parse(poll(s, "?after=3"))  # 3 back: replayed
     assert [(number, kind) for number, kind, _data in at_limit] == [(4, "deal"), (5, "deal"), (6, "lead")]
 

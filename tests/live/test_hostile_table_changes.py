@@ -15,11 +15,11 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from livetools import PIN, goat_table, live_tour, login, seated
-from scoring import engine, services
-from scoring import pipeline
+from scoring import engine
 from scoring.live import play
-from scoring.live.state import with_table
 from scoring.models import LiveTable, Partition
+from scoring.recording import commands, pipeline, storage
+from scoring.recording.state import with_table
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +31,9 @@ def rows(pid: int) -> tuple[Partition, LiveTable]:
 
 def played(partition: Partition):
     """The engine's state of the table, whatever its game."""
-    if partition.table.tour.tournament.rules.plays_sittings:
-        return services.sitting_at(partition)
-    return services.engine_partition(partition)
+    if partition.table.tour.tournament.kind.sittings:
+        return storage.sitting_at(partition)
+    return storage.engine_partition(partition)
 
 
 def assert_in_line(pid: int) -> None:
@@ -109,7 +109,7 @@ def test_a_restart_on_a_digital_table_deals_again_from_a_new_seed(digital, froze
     one_move(digital)
     partition, _live = rows(pid)
     seed = played(partition).current.seed
-    services.record(digital["ref"], pid, "restart", {"seat": 2, "code": "wrong_lead"})
+    commands.record(digital["ref"], pid, "restart", {"seat": 2, "code": "wrong_lead"})
     partition, live = rows(pid)
     game = played(partition)
     assert game.current is not None and game.current.seed != seed and not game.current.moves
@@ -133,7 +133,7 @@ def test_every_score_sheet_line_on_a_digital_table_leaves_it_in_line(digital, fr
     pid = digital["pid"]
     one_move(digital)
     try:
-        services.record(digital["chief"], pid, action, data)
+        commands.record(digital["chief"], pid, action, data)
     except ValidationError:
         pass  # the engine refused it: nothing stored
     assert_in_line(pid)
@@ -145,7 +145,7 @@ def test_a_chief_referees_import_of_a_shorter_protocol_deals_the_digital_table_a
     leader = played(rows(pid)[0]).first_leader
     # The partition as it stood: one deal finished, then the import takes it back to the lead alone.
     document = {"format": "domino-protocol/1", "first_leader": leader, "deals": []}
-    services.import_protocol(digital["chief"], pid, document, reason="the paper protocol is right")
+    commands.import_protocol(digital["chief"], pid, document, reason="the paper protocol is right")
     partition, live = rows(pid)
     game = played(partition)
     assert game.current is not None and not game.deals
@@ -164,7 +164,7 @@ def test_an_import_that_leaves_a_digital_deal_open_without_hands_is_refused(digi
     opened = {"format": "domino-protocol/1", "first_leader": leader,
               "deals": [{"hands": hands, "moves": [{"seat": leader, "tile": "0-0"}]}]}
     with pytest.raises(ValidationError) as refused:
-        services.import_protocol(digital["chief"], pid, opened, reason="typed in")
+        commands.import_protocol(digital["chief"], pid, opened, reason="typed in")
     assert "hands" in str(refused.value)
     assert rows(pid)[0].version == before
 
@@ -175,7 +175,7 @@ def test_a_correction_of_a_finished_deal_on_a_digital_table_keeps_the_deal_in_pl
     while not played(rows(pid)[0]).deals:
         one_move(digital)
     deal = played(rows(pid)[0]).deals[0]
-    services.correct_deal(digital["chief"], pid, 1, {"end": deal.end, "seat": deal.seat,
+    commands.correct_deal(digital["chief"], pid, 1, {"end": deal.end, "seat": deal.seat,
                                                      "pips": {"A": deal.pips[0], "B": deal.pips[1]}},
                           reason="written in summary form")
     assert_in_line(pid)
@@ -220,7 +220,7 @@ def refereed(db, frozen, timers_sent):
 
 def test_a_restart_on_a_refereed_table_awaits_the_new_hands(refereed, frozen):
     pid = refereed["pid"]
-    services.record(refereed["ref"], pid, "restart", {"seat": 1, "code": "wrong_lead"})
+    commands.record(refereed["ref"], pid, "restart", {"seat": 1, "code": "wrong_lead"})
     partition, live = rows(pid)
     assert played(partition).current is None
     assert live.seat is None and live.deadline is None
@@ -238,7 +238,7 @@ def test_a_restart_on_a_refereed_table_awaits_the_new_hands(refereed, frozen):
 def test_score_sheet_lines_on_a_refereed_table_leave_it_in_line(refereed, frozen, action, data):
     pid = refereed["pid"]
     try:
-        services.record(refereed["chief"], pid, action, data)
+        commands.record(refereed["chief"], pid, action, data)
     except ValidationError:
         pass
     assert_in_line(pid)
@@ -257,7 +257,7 @@ def clock_table(db, frozen, timers_sent):
 
 def test_a_deal_recorded_on_the_sheet_at_the_referees_clock_starts_the_next_deals_clock(clock_table, frozen):
     pid = clock_table["pid"]
-    services.record(clock_table["ref"], pid, "deal", {"end": "domino", "seat": 3, "pips": {"A": 0, "B": 31}})
+    commands.record(clock_table["ref"], pid, "deal", {"end": "domino", "seat": 3, "pips": {"A": 0, "B": 31}})
     partition, live = rows(pid)
     assert played(partition).totals == (31, 0)
     assert (live.seat, live.deal, live.move) == (3, 2, 0)  # the next deal's leader: the domino maker
@@ -268,7 +268,7 @@ def test_a_penalty_that_ends_the_partition_at_the_referees_clock_stops_its_clock
     pid = clock_table["pid"]
     for _ in range(5):
         try:
-            services.record(clock_table["ref"], pid, "penalty", {"seat": 1, "code": "talk"})
+            commands.record(clock_table["ref"], pid, "penalty", {"seat": 1, "code": "talk"})
         except ValidationError:
             break
     assert_in_line(pid)
@@ -294,10 +294,10 @@ def goat_digital(db, frozen, timers_sent):
 
 def test_goat_time_during_a_deal_then_penalties_end_the_sitting_and_its_clocks(goat_digital, frozen):
     pid = goat_digital["pid"]
-    services.record_goat(goat_digital["ref"], pid, "goat_time", {"during_deal": True})
+    commands.record_goat(goat_digital["ref"], pid, "goat_time", {"during_deal": True})
     for _ in range(5):
         try:
-            services.record_goat(goat_digital["ref"], pid, "goat_penalty", {"seat": 1, "code": "talk"})
+            commands.record_goat(goat_digital["ref"], pid, "goat_penalty", {"seat": 1, "code": "talk"})
         except ValidationError:
             break
         assert_in_line(pid)
@@ -308,7 +308,7 @@ def test_goat_time_during_a_deal_then_penalties_end_the_sitting_and_its_clocks(g
 def test_a_goat_deal_recorded_on_the_sheet_while_one_is_played_live_leaves_the_table_in_line(goat_digital, frozen):
     pid = goat_digital["pid"]
     try:
-        services.record_goat_deal(goat_digital["ref"], pid, {"end": "fish", "seat": 1, "values": {"1": 5, "2": 9,
+        commands.record_goat_deal(goat_digital["ref"], pid, {"end": "fish", "seat": 1, "values": {"1": 5, "2": 9,
                                                                                                   "3": 12}})
     except ValidationError:
         pass
@@ -321,7 +321,7 @@ def test_a_goat_import_into_a_digital_table_deals_it_again(goat_digital, frozen)
     document = {"format": "domino-sitting/1", "games": [
         {"format": "domino-protocol/1", "first_leader": 1,
          "deals": [{"end": "fish", "seat": 1, "values": {"1": 5, "2": 9, "3": 12}}]}]}
-    services.import_sitting(goat_digital["org"], pid, document, reason="the paper protocol")
+    commands.import_sitting(goat_digital["org"], pid, document, reason="the paper protocol")
     partition, _live = rows(pid)
     sitting = played(partition)
     assert sitting.deals == 1 and sitting.current is not None
@@ -391,20 +391,20 @@ def test_every_goat_sheet_line_correction_and_import_on_a_live_table_leaves_it_i
     assert_in_line(pid)
     for action, data in GOAT_LINES:
         try:
-            services.record_goat(world["ref"], pid, action, data)
+            commands.record_goat(world["ref"], pid, action, data)
         except ValidationError:
             pass  # refused by the engine (the time already ran out, say): nothing stored
         assert_in_line(pid)
     sitting = played(rows(pid)[0])
     if sitting.games[0].violations:
         try:
-            services.annul_goat_violation(world["org"], pid, 1, 1, reason="misheard")
+            commands.annul_goat_violation(world["org"], pid, 1, 1, reason="misheard")
         except ValidationError:
             pass
         assert_in_line(pid)
     document = {"format": "domino-sitting/1", "games": [
         {"format": "domino-protocol/1", "first_leader": 1,
          "deals": [{"end": "fish", "seat": 1, "values": {"1": 5, "2": 9, "3": 12}}]}]}
-    services.import_sitting(world["org"], pid, document, reason="the paper protocol")
+    commands.import_sitting(world["org"], pid, document, reason="the paper protocol")
     assert_in_line(pid)
     run_out_and_sweep(pid, frozen, pages(world, pid))

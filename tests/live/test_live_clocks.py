@@ -12,11 +12,11 @@ from django.test import Client
 
 from livetools import PIN, live_tour, seated
 from scoring import engine
-from scoring import pipeline
 from scoring.live import play
-from scoring.protocols import sheets
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition
-from scoring.services import engine_partition
+from scoring.protocols import sheets
+from scoring.recording import pipeline
+from scoring.recording.storage import engine_partition
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,10 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from livetools import live_tour
-from scoring import pipeline
 from scoring.live import play
 from scoring.models import ClockLapse, LiveTable, Partition
-from scoring.services import engine_partition
+from scoring.recording import pipeline
+from scoring.recording.storage import engine_partition
 
 pytestmark = pytest.mark.django_db
 

@@ -22,14 +22,15 @@ from django.db import close_old_connections
 from django.db.models.functions import Now
 from django.test import AsyncClient, Client
 
-from scoring import services, storage
-from scoring.live import events, stream as live
-from scoring.live.tasks import purge_events
 from scoring.models import LiveEvent, Partition, result_summary
+from scoring.push import events, stream as live
+from scoring.push.tasks import purge_events
+from scoring.recording import storage
 from tournaments import tours
 from tournaments.models import Tournament
 
 from builders import finish_tour, refereed_tour, tournament, user
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the streams read in threads of their own
 
@@ -80,10 +81,10 @@ def numbers(messages) -> list[int]:
 
 
 def test_each_change_is_one_event_with_its_action(s):
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
-    services.record(s["other"], s["p2"].pk, "lead", {"seat": 2}, idempotency_key="k")
-    services.record(s["other"], s["p2"].pk, "lead", {"seat": 2}, idempotency_key="k")  # a retry: no change
-    p2 = services.record(s["other"], s["p2"].pk, "deal", LEVEL_FISH)
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["other"], s["p2"].pk, "lead", {"seat": 2}, idempotency_key="k")
+    commands.record(s["other"], s["p2"].pk, "lead", {"seat": 2}, idempotency_key="k")  # a retry: no change
+    p2 = commands.record(s["other"], s["p2"].pk, "deal", LEVEL_FISH)
     stored = list(LiveEvent.objects.filter(tournament=s["t"]))
     assert [(e.number, e.kind, e.table_id, e.partition_id) for e in stored] == [
         (1, "lead", s["table"].pk, s["p1"].pk), (2, "lead", s["table2"].pk, s["p2"].pk),
@@ -96,16 +97,16 @@ def test_each_change_is_one_event_with_its_action(s):
 
 
 def test_a_refused_change_leaves_no_event_and_no_number(s):
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
     with pytest.raises(ValidationError):
-        services.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 100, "B": 90}})
+        commands.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 100, "B": 90}})
     with pytest.raises(PermissionDenied):
-        services.record(s["other"], s["p1"].pk, "deal", LEVEL_FISH)
+        commands.record(s["other"], s["p1"].pk, "deal", LEVEL_FISH)
     with pytest.raises(storage.Conflict):
-        services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH, version=0)
+        commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH, version=0)
     assert list(LiveEvent.objects.values_list("number", flat=True)) == [1]
     assert events.last_number(s["t"].pk) == 1
-    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+    commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
     assert list(LiveEvent.objects.values_list("number", flat=True)) == [1, 2]
 
 
@@ -124,9 +125,9 @@ def test_numbers_are_gapless_and_commit_in_order_under_eight_writers():
     def play(pk):
         try:
             barrier.wait()
-            services.record(org, pk, "lead", {"seat": 1})
+            commands.record(org, pk, "lead", {"seat": 1})
             for _ in range(changes - 1):
-                services.record(org, pk, "deal", LEVEL_FISH)
+                commands.record(org, pk, "deal", LEVEL_FISH)
         except Exception as error:  # shown below: a thread's exception is otherwise lost
             failures.append(error)
         finally:
@@ -148,10 +149,10 @@ def test_numbers_are_gapless_and_commit_in_order_under_eight_writers():
 
 
 def test_the_purge_forgets_old_events_and_numbers_go_on(s):
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
     assert purge_events() == 0  # kept LIVE_EVENTS_KEPT_HOURS
     assert events.purge(Now()) == 1
-    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+    commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
     assert list(LiveEvent.objects.values_list("number", flat=True)) == [2]
 
 
@@ -160,14 +161,14 @@ def test_the_purge_forgets_old_events_and_numbers_go_on(s):
 
 def replay_then_live(s):
     for _ in range(3):
-        services.record(s["ref"], s["p1"].pk, "deal" if _ else "lead", LEVEL_FISH if _ else {"seat": 1})
+        commands.record(s["ref"], s["p1"].pk, "deal" if _ else "lead", LEVEL_FISH if _ else {"seat": 1})
 
     async def main():
         messages = live.stream(s["t"].pk, after=1)
         try:
             replayed = await take(messages, 2)
-            await in_thread(services.record, s["other"], s["p2"].pk, "lead", {"seat": 3})
-            await in_thread(services.record, s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+            await in_thread(commands.record, s["other"], s["p2"].pk, "lead", {"seat": 3})
+            await in_thread(commands.record, s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
             return replayed, await take(messages, 2)
         finally:
             await messages.aclose()
@@ -196,7 +197,7 @@ def test_redis_wakes_the_stream_and_a_lost_message_is_no_gap(s, settings, monkey
     def unpublished(*args, **kwargs):
         settings.REDIS_URL = None  # announce() publishes nothing: the message is lost
         try:
-            return services.record(*args, **kwargs)
+            return commands.record(*args, **kwargs)
         finally:
             settings.REDIS_URL = os.environ["REDIS_URL"]
 
@@ -205,10 +206,10 @@ def test_redis_wakes_the_stream_and_a_lost_message_is_no_gap(s, settings, monkey
         try:
             hello = await take(messages, 1)
             await asyncio.wait_for(live.hub().subscribed.wait(), WAIT)
-            await in_thread(services.record, s["ref"], s["p1"].pk, "lead", {"seat": 1})
+            await in_thread(commands.record, s["ref"], s["p1"].pk, "lead", {"seat": 1})
             first = await take(messages, 1)
             await in_thread(unpublished, s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
-            await in_thread(services.record, s["other"], s["p2"].pk, "lead", {"seat": 2})
+            await in_thread(commands.record, s["other"], s["p2"].pk, "lead", {"seat": 2})
             return hello + first + await take(messages, 2)
         finally:
             await messages.aclose()
@@ -218,13 +219,13 @@ def test_redis_wakes_the_stream_and_a_lost_message_is_no_gap(s, settings, monkey
 
 
 def test_streams_keep_their_tour_and_table(s, polling):
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})  # 1: table 1
-    services.record(s["other"], s["p2"].pk, "lead", {"seat": 1})  # 2: table 2
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})  # 1: table 1
+    commands.record(s["other"], s["p2"].pk, "lead", {"seat": 1})  # 2: table 2
     finish_tour(s["tour"])
     tour2 = tours.generate_tour(s["org"], s["t"])
     tours.publish_tour(s["org"], tour2)
     partition = Partition.objects.get(table__tour=tour2, table__number=1)
-    services.record(s["org"], partition.pk, "lead", {"seat": 1})  # 3: tour 2, table 1
+    commands.record(s["org"], partition.pk, "lead", {"seat": 1})  # 3: tour 2, table 1
 
     async def first(after, tour=None, table=None):
         messages = live.stream(s["t"].pk, after, tour, table)
@@ -240,8 +241,8 @@ def test_streams_keep_their_tour_and_table(s, polling):
         messages = live.stream(s["t"].pk, None, None, 1)
         try:
             await take(messages, 1)
-            await in_thread(services.record, s["org"], table2, "lead", {"seat": 1})  # 4: table 2
-            await in_thread(services.record, s["org"], partition.pk, "deal", LEVEL_FISH)  # 5: table 1
+            await in_thread(commands.record, s["org"], table2, "lead", {"seat": 1})  # 4: table 2
+            await in_thread(commands.record, s["org"], partition.pk, "deal", LEVEL_FISH)  # 5: table 1
             return (await take(messages, 1))[0]
         finally:
             await messages.aclose()
@@ -255,14 +256,14 @@ def test_streams_keep_their_tour_and_table(s, polling):
 
 
 def test_hello_says_the_last_number_and_nothing_is_replayed(s, polling):
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
-    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
 
     async def main():
         messages = live.stream(s["t"].pk, after=None)
         try:
             hello = await take(messages, 1)
-            await in_thread(services.record, s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+            await in_thread(commands.record, s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
             return hello + await take(messages, 1)
         finally:
             await messages.aclose()
@@ -274,7 +275,7 @@ def test_hello_says_the_last_number_and_nothing_is_replayed(s, polling):
 
 def test_a_stream_after_forgotten_or_future_numbers_resets(s, polling):
     for _ in range(2):
-        services.record(s["ref"], s["p1"].pk, "deal" if _ else "lead", LEVEL_FISH if _ else {"seat": 1})
+        commands.record(s["ref"], s["p1"].pk, "deal" if _ else "lead", LEVEL_FISH if _ else {"seat": 1})
 
     async def first(after):
         messages = live.stream(s["t"].pk, after)
@@ -287,15 +288,15 @@ def test_a_stream_after_forgotten_or_future_numbers_resets(s, polling):
     assert (future.kind, future.number, future.data) == ("reset", 2, {"last": 2})
     events.purge(Now())
     assert (asyncio.run(first(0)).kind, asyncio.run(first(1)).kind) == ("reset", "reset")
-    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)  # 3, kept
+    commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)  # 3, kept
     assert (asyncio.run(first(2)).number, asyncio.run(first(1)).kind) == (3, "reset")
 
 
 def test_a_stream_shows_nothing_hidden(s, polling):
     """The engine's state (every event, the violations, a move-by-move deal's hands) stays on
     the score sheet: a stream shows the result only."""
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
-    services.record(s["ref"], s["p1"].pk, "violation", {"seat": 2, "code": "move_time"})
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "violation", {"seat": 2, "code": "move_time"})
 
     async def main():
         messages = live.stream(s["t"].pk, 0)
@@ -317,7 +318,7 @@ def test_a_stream_shows_nothing_hidden(s, polling):
 
 def test_the_view_streams_a_visible_tournament_only(s, polling):
     url = f"/api/tournaments/{s['t'].slug}/live/events/"
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
 
     async def opening(client, query="", **headers):
         response = await client.get(url + query, headers=headers)
@@ -356,8 +357,8 @@ def test_the_view_streams_a_visible_tournament_only(s, polling):
 def test_under_wsgi_the_view_answers_what_the_stream_sends_first_and_ends(s):
     """A WSGI server cannot hold a stream open: the browser polls by reconnecting."""
     url = f"/api/tournaments/{s['t'].slug}/live/events/"
-    services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
-    services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+    commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+    commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
     response = Client().get(url + "?after=0")
     assert response.status_code == 200 and not response.streaming
     assert response["Content-Type"] == "text/event-stream; charset=utf-8"
@@ -432,15 +433,15 @@ def test_a_real_asgi_server_streams_and_a_reconnection_gets_exactly_what_it_miss
         reader = EventReader(port, path)
         assert reader.response.getheader("Content-Type") == "text/event-stream; charset=utf-8"
         assert reader.next()["event"] == "hello"
-        services.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+        commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
         first = reader.next()
         assert (first["id"], first["event"]) == ("1", "lead")
         reader.close()
-        services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
-        services.record(s["other"], s["p2"].pk, "lead", {"seat": 4})
+        commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+        commands.record(s["other"], s["p2"].pk, "lead", {"seat": 4})
         reader = EventReader(port, path, last_event_id=1)
         missed = [reader.next(), reader.next()]
-        services.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
+        commands.record(s["ref"], s["p1"].pk, "deal", LEVEL_FISH)
         after = reader.next()
         reader.close()
         assert [(e["id"], e["event"]) for e in missed + [after]] == [("2", "deal"), ("3", "lead"), ("4", "deal")]

@@ -2,7 +2,7 @@
 digital, refereed and on the referee's clock, played with the clock in the test's hand and let run
 out now and then (by the timer, and by a move sent late that the request catches up), a conduct
 violation and a penalty written during a deal; the file the export writes
-(:func:`scoring.services.export_protocol`, no viewer: the whole file) is read back by
+(:func:`scoring.recording.queries.export_protocol`, no viewer: the whole file) is read back by
 :func:`scoring.engine.score_protocol` alone, and gives the stored result, violations included."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import random
 import pytest
 
 from livetools import goat_table, live_tour, seated
-from scoring import engine, pipeline, services
+from scoring import engine
 from scoring.live import play
 from scoring.models import LiveTable, Partition
-from scoring.storage import sitting_at
+from scoring.recording import commands, pipeline, queries, storage
+from scoring.recording.storage import sitting_at
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +66,7 @@ def live(pid: int) -> LiveTable:
 
 def played(pid: int, game: str):
     partition = Partition.objects.get(pk=pid)
-    return services.engine_partition(partition) if game == "sports" else sitting_at(partition)
+    return storage.engine_partition(partition) if game == "sports" else sitting_at(partition)
 
 
 def current_deal(pid: int, game: str):
@@ -119,12 +120,12 @@ def write_during_a_deal(world: dict, pid: int, game: str) -> None:
     seat = live(pid).seat or 1
     if game == "sports":
         for _ in range(2):
-            services.record(world["ref"], pid, "violation", {"seat": seat, "code": "conduct"})
-        services.record(world["ref"], pid, "penalty", {"seat": seat, "code": "signs"})
+            commands.record(world["ref"], pid, "violation", {"seat": seat, "code": "conduct"})
+        commands.record(world["ref"], pid, "penalty", {"seat": seat, "code": "signs"})
     else:
         for _ in range(2):
-            services.record_goat(world["ref"], pid, "goat_violation", {"seat": seat, "code": "conduct"})
-        services.record_goat(world["ref"], pid, "goat_penalty", {"seat": seat, "code": "signs"})
+            commands.record_goat(world["ref"], pid, "goat_violation", {"seat": seat, "code": "conduct"})
+        commands.record_goat(world["ref"], pid, "goat_penalty", {"seat": seat, "code": "signs"})
 
 
 def play_live(world: dict, pid: int, game: str, mode: str, regulations: dict, frozen) -> None:
@@ -173,7 +174,7 @@ def results(pid: int, game: str) -> tuple[list[dict], list[dict], list[dict]]:
     partition = Partition.objects.get(pk=pid)
     state = played(pid, game)
     stored = [engine.result_of(state)] if game == "sports" else [engine.result_of(g) for g in state.games if g.events]
-    exported = json.loads(json.dumps(services.export_protocol(partition)))  # what the file holds
+    exported = json.loads(json.dumps(queries.export_protocol(partition)))  # what the file holds
     files = [exported] if game == "sports" else exported["games"]
     return stored, [engine.score_protocol(f) for f in files], files
 

@@ -7,10 +7,10 @@ import pytest
 from django.test import Client
 
 from livetools import PIN, live_tour
-from scoring import pipeline
 from scoring.live import play
-from scoring.live.views import SEAT_COOKIE
 from scoring.models import LiveTable, Partition
+from scoring.recording import pipeline
+from scoring.web.live_views import SEAT_COOKIE
 
 pytestmark = pytest.mark.django_db
 

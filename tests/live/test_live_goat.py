@@ -12,11 +12,11 @@ from django.test import Client
 
 from builders import tournament, user
 from livetools import PIN
-from scoring import pipeline
 from scoring.live import play
-from scoring.live.state import table_state, with_table
 from scoring.models import ClockLapse, Partition, SeatResult
 from scoring.protocols.confirmations import set_pin
+from scoring.recording import pipeline
+from scoring.recording.state import table_state, with_table
 from tournaments import services, tours
 from tournaments.models import Tournament
 

@@ -13,11 +13,11 @@ from django.utils import translation
 
 from builders import tournament, user
 from livetools import PIN
-from scoring import engine, services as scoring
-from scoring import pipeline
+from scoring import engine
 from scoring.live import play
 from scoring.models import LiveTable, Partition, PartitionChange, SeatResult
 from scoring.protocols.confirmations import set_pin
+from scoring.recording import pipeline, queries
 from tournaments import services, tours
 from tournaments.models import Tournament
 from tournaments.standings import standings_table
@@ -84,7 +84,7 @@ def test_the_deadline_decides_the_sitting_with_a_player_missing(goat, frozen, cl
     assert sorted(got[:3]) == sorted((1, getattr(table, f"seat{n}_id"), 20, 0, 0) for n in (1, 2, 4))
     assert got[3] == (4, table.seat3_id, 0, 2, 202)
     # The protocol file records the no-show in each game; the engine reads it back to the same rows.
-    document = scoring.export_sitting(partition)
+    document = queries.export_sitting(partition)
     assert [game["no_show"] for game in document["games"]] == [["3"], ["3"]]
     for game in document["games"]:
         assert game["deals"] == []

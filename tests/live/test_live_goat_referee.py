@@ -10,10 +10,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import user
 from livetools import goat_table
-from scoring import pipeline
 from scoring.live import play
-from scoring.live.state import table_state, with_table
 from scoring.models import ClockLapse, LiveTable, Partition
+from scoring.recording import pipeline
+from scoring.recording.state import table_state, with_table
 
 pytestmark = pytest.mark.django_db
 

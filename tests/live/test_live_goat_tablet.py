@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from livetools import goat_table, login
-from scoring import pipeline
 from scoring.live import play
 from scoring.models import LiveTable, Partition
+from scoring.recording import pipeline
 
 pytestmark = pytest.mark.django_db
 

@@ -14,10 +14,11 @@ from django.test import Client
 
 import builders
 from livetools import PIN, live_tour, login
-from scoring import pipeline, services as scoring
-from scoring.live import hall, play
+from scoring.live import play
 from scoring.models import LiveTable
 from scoring.protocols.confirmations import set_pin
+from scoring.recording import commands, pipeline
+from scoring.web import hall
 from tournaments import services, tours
 from tournaments.models import Tour, Tournament
 
@@ -313,9 +314,9 @@ def test_a_goat_tile_shows_the_players_their_scores_the_game_whose_turn_and_the_
     # Table 1, on the score sheet: seat 3 reaches 44 (the goat at 40) and ends game 1 (seat 2's
     # 12 is memorised, under the opening of 13; seat 4 opens with 20). In game 2 seat 1 is
     # charged 30, seat 3's 5 is memorised, seat 4 opens with 14.
-    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
+    commands.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
                                                             "values": {"2": 12, "3": 44, "4": 20}})
-    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 2, "end": "domino", "seat": 2,
+    commands.record_goat_deal(world["org"], world["p1"].pk, {"lead": 2, "end": "domino", "seat": 2,
                                                             "values": {"1": 30, "3": 5, "4": 14}})
     row1, row2 = rows(world)[1], rows(world)[2]
     assert (row1.game, row1.game_number, row1.games, row1.bazaar, row1.live) == ("goat", 2, 3, None, None)
@@ -410,7 +411,7 @@ def test_a_finished_goat_sitting_shows_its_game_points_and_the_goat_standings(db
     table1 = world["table"]
     # The one game of table 1: seat 3 is the goat at 44; game points (100 - score) / 10, the goat
     # none: seats 1 and 2 (nothing counted) 10, seat 4 (20) 8.
-    scoring.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
+    commands.record_goat_deal(world["org"], world["p1"].pk, {"lead": 1, "end": "domino", "seat": 1,
                                                             "values": {"2": 12, "3": 44, "4": 20}})
     row = rows(world)[1]
     assert row.finished and row.time is None and row.bazaar is None
@@ -440,7 +441,7 @@ def test_a_sea_goat_table_of_two_pairs_shows_its_pairs_and_games_won(db, frozen,
     tours.publish_tour(org, tour)
     table1, table2 = tour.tables.order_by("number")
     # Seat 1 makes domino: pair A is credited pair B's 70 + 60 = 130, past the target of 125.
-    scoring.record_goat_deal(org, table1.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+    commands.record_goat_deal(org, table1.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
                                                         "values": {"2": 70, "3": 10, "4": 60}})
     row1, row2 = (row for row in hall.hall_tables(tour)[0])
     assert row1.game == "sea_goat" and row1.finished

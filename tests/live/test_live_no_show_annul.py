@@ -1,4 +1,4 @@
-"""The chief referee annuls a no-show (scoring.services.annul_no_show): the table is as it was
+"""The chief referee annuls a no-show (scoring.recording.commands.annul_no_show): the table is as it was
 before it, open again; at a live table the players still missing get a fresh deadline, and those
 who check in in time play. Only the chief referee, only with a reason, only a no-show."""
 
@@ -11,9 +11,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import refereed_tour
 from livetools import PIN, goat_table, live_tour
-from scoring import pipeline, services
 from scoring.live import play
 from scoring.models import LiveTable, Partition, PartitionChange, SeatResult
+from scoring.recording import commands, pipeline, storage
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +38,10 @@ def no_show(db, frozen, timers_sent):
 def test_the_chief_referee_annuls_a_no_show_and_the_missing_players_get_a_fresh_deadline(no_show, frozen):
     pk = no_show["p1"].pk
     frozen.advance(60)
-    services.annul_no_show(no_show["chief"], pk, reason="Pair B was at the wrong table")
+    commands.annul_no_show(no_show["chief"], pk, reason="Pair B was at the wrong table")
     p1 = stored(pk)
     assert (p1.status, p1.winner, p1.reason, p1.points_a, p1.points_b) == ("playing", "", "", 0, 0)
-    assert services.engine_partition(p1).no_show is None
+    assert storage.engine_partition(p1).no_show is None
     change = p1.changes.order_by("-version").first()
     assert (change.action, change.reason, change.user) == ("annul_no_show", "Pair B was at the wrong table",
                                                             no_show["chief"])
@@ -53,13 +53,13 @@ def test_the_chief_referee_annuls_a_no_show_and_the_missing_players_get_a_fresh_
     for seat in (2, 4):
         play.claim_seat(pk, seat, PIN)
     live = LiveTable.objects.get(pk=pk)
-    game = services.engine_partition(stored(pk))
+    game = storage.engine_partition(stored(pk))
     assert live.no_show_deadline is None and game.current is not None and live.seat == game.current.to_move
 
 
 def test_after_an_annulment_the_fresh_deadline_records_the_no_show_again(no_show, frozen):
     pk = no_show["p1"].pk
-    services.annul_no_show(no_show["chief"], pk, reason="clock set wrong")
+    commands.annul_no_show(no_show["chief"], pk, reason="clock set wrong")
     play.postpone_no_show(no_show["ref"], pk, 2)  # the referee may postpone it, as any deadline
     deadline = LiveTable.objects.get(pk=pk).no_show_deadline
     while frozen.now < deadline:  # the beat sweeps every second; a silence of minutes would be an outage
@@ -74,29 +74,29 @@ def test_only_the_chief_referee_with_a_reason_annuls_and_only_a_no_show(no_show)
     pk = no_show["p1"].pk
     versions = PartitionChange.objects.filter(partition_id=pk).count()
     with pytest.raises(PermissionDenied):
-        services.annul_no_show(no_show["ref"], pk, reason="he asked")
+        commands.annul_no_show(no_show["ref"], pk, reason="he asked")
     with pytest.raises(ValidationError, match="needs a reason"):
-        services.annul_no_show(no_show["chief"], pk, reason="  ")
+        commands.annul_no_show(no_show["chief"], pk, reason="  ")
     assert PartitionChange.objects.filter(partition_id=pk).count() == versions
     assert stored(pk).reason == "no_show"
-    services.annul_no_show(no_show["chief"], pk, reason="pair B was in the hall")
+    commands.annul_no_show(no_show["chief"], pk, reason="pair B was in the hall")
     with pytest.raises(ValidationError, match="not decided by a no-show"):
-        services.annul_no_show(no_show["chief"], pk, reason="twice")
+        commands.annul_no_show(no_show["chief"], pk, reason="twice")
     assert PartitionChange.objects.filter(partition_id=pk).count() == versions + 1
 
 
 def test_a_no_show_recorded_on_the_score_sheet_is_annulled_to_the_state_before_it(db):
     world = refereed_tour(target=100)
     pk = world["p1"].pk
-    services.record(world["ref"], pk, "lead", {"seat": 2})
-    services.record(world["ref"], pk, "no_show", {"absent": "both"})
+    commands.record(world["ref"], pk, "lead", {"seat": 2})
+    commands.record(world["ref"], pk, "no_show", {"absent": "both"})
     assert (stored(pk).status, stored(pk).reason) == ("finished", "no_show")
-    services.annul_no_show(world["chief"], pk, reason="both pairs were in the hall")
+    commands.annul_no_show(world["chief"], pk, reason="both pairs were in the hall")
     partition = stored(pk)
-    game = services.engine_partition(partition)
+    game = storage.engine_partition(partition)
     assert (partition.status, partition.reason, partition.finished_at) == ("playing", "", None)
     assert game.first_leader == 2 and game.no_show is None and game.decision is None
-    services.record(world["ref"], pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 10, "B": 0}})
+    commands.record(world["ref"], pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 10, "B": 0}})
     assert stored(pk).points_b == 10
 
 
@@ -107,14 +107,14 @@ def test_a_goat_sittings_no_show_is_annulled_every_game_of_it(db, frozen, timers
     frozen.to(LiveTable.objects.get(pk=pid).no_show_deadline)
     pipeline.sweep()
     assert stored(pid).reason == "no_show" and SeatResult.objects.filter(partition_id=pid).count() == 3
-    services.annul_no_show(world["org"], pid, reason="the players were late for the bus")
+    commands.annul_no_show(world["org"], pid, reason="the players were late for the bus")
     partition = stored(pid)
-    sitting = services.engine_sitting(partition)
+    sitting = storage.engine_sitting(partition)
     assert (partition.status, partition.reason) == ("playing", "")
     assert len(sitting.games) == 1 and sitting.game.decision is None and not sitting.is_over
     assert not SeatResult.objects.filter(partition_id=pid).exists()
     assert LiveTable.objects.get(pk=pid).no_show_deadline == frozen.now + datetime.timedelta(minutes=5)
     for seat in (2, 3):
         play.check_in(world["ref"], pid, seat)
-    assert services.engine_sitting(stored(pid)).current is not None  # everyone came: the table deals
+    assert storage.engine_sitting(stored(pid)).current is not None  # everyone came: the table deals
 

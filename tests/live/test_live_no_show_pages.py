@@ -11,9 +11,9 @@ import pytest
 
 from builders import refereed_tour
 from livetools import PIN, live_tour, login
-from scoring import pipeline, services
 from scoring.live import play
 from scoring.models import LiveTable, Partition
+from scoring.recording import commands, pipeline
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def test_a_score_sheet_tables_countdown_only_warns(db, frozen):
     page = plain(login(world["ref"]).get("/en/referee/"))
     assert "( 0:00 ): record it on the sheet" in page
     assert Partition.objects.get(pk=world["p1"].pk).version == 0  # nothing is recorded by the clock
-    services.record(world["ref"], world["p1"].pk, "lead", {"seat": 1})
+    commands.record(world["ref"], world["p1"].pk, "lead", {"seat": 1})
     assert "No-show at" not in plain(login(world["ref"]).get("/en/referee/"))  # the partition began
 
 

@@ -13,7 +13,7 @@ from scoring import engine
 from scoring.engine.deal import next_seat
 from scoring.live import play
 from scoring.models import LiveTable, Partition, PartitionChange
-from scoring.services import engine_partition
+from scoring.recording.storage import engine_partition
 from tournaments.models import Table, Tour
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 
 from livetools import live_tour, seated
-from scoring import pipeline
 from scoring.live import play
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-from scoring.services import engine_partition
+from scoring.recording import pipeline
+from scoring.recording.storage import engine_partition
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from livetools import PIN, live_tour
-from scoring.live import clock, play, timers
+from scoring.live import play, timers
 from scoring.models import ClockLapse, LiveTable, Partition
-from scoring.services import engine_partition
+from scoring.recording import clock
+from scoring.recording.storage import engine_partition
 
 pytestmark = [pytest.mark.worker, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

@@ -12,9 +12,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import refereed_tour
 from livetools import login
-from scoring import services
+pass  # REMOVED-IMPORT
 from scoring.live import play
 from scoring.models import LiveEvent, LiveTable, Partition
+from scoring.recording import commands, queries
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_only_the_tables_referee_checks_in_and_only_before_the_first_deal(starte
     with pytest.raises(ValidationError, match="A seat is 1 to 4"):
         play.check_in(started["ref"], pk, 5)
     play.check_in(started["chief"], pk, 2)  # the chief referee may record at every table
-    services.record(started["ref"], pk, "lead", {"seat": 1})
+    commands.record(started["ref"], pk, "lead", {"seat": 1})
     with pytest.raises(ValidationError, match="check-in is over"):
         play.check_in(started["ref"], pk, 4)
     assert Partition.objects.get(pk=pk).present == [2]
@@ -63,10 +64,10 @@ def test_only_the_tables_referee_checks_in_and_only_before_the_first_deal(starte
 def test_a_checked_in_table_still_takes_a_paper_protocol(started):
     pk = started["p1"].pk
     play.check_in(started["ref"], pk, 1)
-    services.record(started["other"], started["p2"].pk, "lead", {"seat": 2})
-    document = services.export_protocol(Partition.objects.get(pk=started["p2"].pk))  # the lead drawn
+    commands.record(started["other"], started["p2"].pk, "lead", {"seat": 2})
+    document = queries.export_protocol(Partition.objects.get(pk=started["p2"].pk))  # the lead drawn
     document = {key: value for key, value in document.items() if key != "regulations"}
-    services.import_protocol(started["ref"], pk, document)
+    commands.import_protocol(started["ref"], pk, document)
     partition = Partition.objects.get(pk=pk)
     assert partition.changes.filter(action="import").exists() and not partition.before_first_deal
 
@@ -92,7 +93,7 @@ def test_the_sheet_ticks_and_the_chief_sees_who_is_missing(started, frozen):
     assert "No-shows pending 1" in chief and "Table 1 · deadline" not in chief
     # Everyone is there: the sheet shows every seat present, then nothing once the lead is drawn.
     assert plain(response).count("present") >= 4
-    services.record(started["ref"], started["p1"].pk, "lead", {"seat": 1})
+    commands.record(started["ref"], started["p1"].pk, "lead", {"seat": 1})
     assert "Tick each player who has come" not in plain(ref.get(SHEET))
 
 
@@ -134,7 +135,7 @@ def test_an_untick_is_the_tables_referees_before_the_first_deal_only(started):
     play.check_in(started["ref"], pk, 1)
     with pytest.raises(PermissionDenied):
         play.check_in(started["other"], pk, 1, present=False)
-    services.record(started["ref"], pk, "lead", {"seat": 1})
+    commands.record(started["ref"], pk, "lead", {"seat": 1})
     response = login(started["ref"]).post(SHEET + "check-in/", {"untick": "1"}, follow=True)
     assert "The partition has begun: check-in is over." in plain(response)
     assert Partition.objects.get(pk=pk).present == [1]

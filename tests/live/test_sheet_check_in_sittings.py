@@ -13,11 +13,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import tournament, user
 from livetools import login
-from scoring import services
+pass  # REMOVED-IMPORT
 from scoring.live import play
 from scoring.models import Partition
-from tournaments import services as tournament_services
-from tournaments import tours
+from scoring.recording import commands, storage
+from tournaments import services as tournament_services, tours
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,7 @@ def test_a_goat_table_ticks_and_unticks_through_the_one_action_audited(goat):
     with pytest.raises(PermissionDenied):
         play.check_in(goat["other"], pk, 2, present=False)
     # A penalty is the sitting's first record: check-in is over, either way.
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 2, "code": "signs"})
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 2, "code": "signs"})
     for present in (True, False):
         with pytest.raises(ValidationError, match="check-in is over"):
             play.check_in(ref, pk, 1, present=present)
@@ -86,14 +86,14 @@ def test_a_goat_table_ticks_and_unticks_through_the_one_action_audited(goat):
 def test_a_goat_table_only_checked_in_still_takes_its_referees_import(goat):
     pk, ref = goat["pk"], goat["ref"]
     play.check_in(ref, pk, 2)
-    regulations = {k: v for k, v in services.engine_sitting(Partition.objects.get(pk=pk)).regulations.to_dict().items()
+    regulations = {k: v for k, v in storage.engine_sitting(Partition.objects.get(pk=pk)).regulations.to_dict().items()
                    if v is not None}
     game = {"format": "domino-protocol/1", "regulations": regulations, "first_leader": 2,
             "deals": [{"end": "domino", "seat": 2, "values": {"1": 12, "3": 3}}]}
-    partition = services.import_sitting(ref, pk, game)
+    partition = commands.import_sitting(ref, pk, game)
     assert (partition.version, partition.deals) == (2, 1) and not partition.before_first_deal
     with pytest.raises(ValidationError, match="already recorded"):
-        services.import_sitting(ref, pk, game)
+        commands.import_sitting(ref, pk, game)
 
 
 def test_the_goat_sheet_ticks_unticks_and_the_chief_sees_who_is_missing(goat, frozen):
@@ -115,7 +115,7 @@ def test_the_goat_sheet_ticks_unticks_and_the_chief_sees_who_is_missing(goat, fr
     assert "No-shows pending 0" in chief
     assert list(Partition.objects.get(pk=goat["pk"]).changes.values_list("user__username", flat=True)) == ["ref"] * 5
     # The first record of the sitting: the row is gone, and an untick posted late is refused.
-    services.record_goat(goat["ref"], goat["pk"], "goat_penalty", {"seat": 2, "code": "signs"})
+    commands.record_goat(goat["ref"], goat["pk"], "goat_penalty", {"seat": 2, "code": "signs"})
     assert "Tick each player who has come" not in plain(ref.get(sheet))
     refused = plain(ref.post(sheet + "check-in/", {"untick": "1"}, follow=True))
     assert "The partition has begun: check-in is over." in refused
@@ -137,7 +137,7 @@ def test_the_points_sheet_has_the_check_in_row_until_its_first_deal(points):
     assert f"2 {names[1]} Present 3 {names[2]} present · untick" in page
     partition = Partition.objects.get(pk=points["pk"])
     assert partition.present == [3] and partition.before_first_deal
-    services.record_points_deal(points["ref"], points["pk"], {"points": {"1": 10, "2": 0, "3": 5}})
+    commands.record_points_deal(points["ref"], points["pk"], {"points": {"1": 10, "2": 0, "3": 5}})
     assert "Tick each player who has come" not in plain(ref.get(sheet))
 
 

@@ -8,9 +8,10 @@ import re
 import pytest
 
 from builders import tournament, user
-from scoring import services as scoring
+pass  # REMOVED-IMPORT
 from scoring.engine import Regulations
 from scoring.models import Partition, PartitionChange
+from scoring.recording import commands
 from tournaments import services, tours
 from tournaments.models import Tournament
 
@@ -77,7 +78,7 @@ def test_the_sheet_enters_each_deals_points_and_checks_their_total(client, event
 
 def test_the_draw_and_the_standings_show_games_won_and_points(client, event):
     partition = event["table"].partition
-    scoring.record_points_deal(event["org"], partition.pk, {"points": {"1": 100, "2": 40, "3": 60}})
+    commands.record_points_deal(event["org"], partition.pk, {"points": {"1": 100, "2": 40, "3": 60}})
     table = event["table"]
     last = {p.pk: p.last_name for p in table.players}
     draw = text(client.get("/tournaments/points/tours/1/"))
@@ -130,7 +131,7 @@ def test_no_page_of_a_points_table_fails(client, event):
     """Every page of a points table answers, never with a server error; the live pages and the
     sheet's pages not built for it refuse it (404)."""
     partition = event["table"].partition
-    scoring.record_points_deal(event["org"], partition.pk, {"points": {"1": 10, "2": 0, "3": 5}})
+    commands.record_points_deal(event["org"], partition.pk, {"points": {"1": 10, "2": 0, "3": 5}})
     base = "/tournaments/points/tours/1/tables/1/"
     refused = [base + page for page in ("sheet/import/", "sheet/history/", "sheet/history/1/", "sheet/deals/1/correct/",
                                         "sheet/games/1/deals/1/correct/",

@@ -9,9 +9,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from builders import refereed_tour, user
-from scoring import labels, services, sheet_forms
+from scoring import labels
 from scoring.engine.rules import VIOLATION_CODES
 from scoring.models import Partition, PartitionChange
+from scoring.recording import commands, storage
+from scoring.web import sheet_forms
 from tournaments.models import Tour
 
 pytestmark = pytest.mark.django_db
@@ -185,7 +187,7 @@ def test_a_restart_and_an_annulled_warning(client, setup):
     page = plain(text(post(client, table, "restart", {"seat": 2, "code": "wrong_lead"})))
     assert "penalty" in page and stored(p).points_a == 25
     post(client, table, "violation", {"kind": "violation", "seat": 3, "code": "conduct"})
-    violation = services.engine_partition(stored(p)).violations[-1]
+    violation = storage.engine_partition(stored(p)).violations[-1]
     assert violation.consequence == "warning"
     # Annulling is the chief referee's: the table's referee has no form for it, and is refused.
     page = text(client.get(sheet_url(table)))
@@ -399,7 +401,7 @@ def test_a_pasted_protocol_too_deep_or_with_a_nul_is_refused_on_the_form(client,
 
 def test_every_violation_code_has_a_label():
     assert set(VIOLATION_CODES) <= set(labels.VIOLATIONS) and set(VIOLATION_CODES) <= set(labels.VIOLATIONS_SHORT)
-    assert set(services.OPERATIONS) | {"import", "correction"} <= set(labels.ACTIONS)
+    assert set(commands.OPERATIONS) | {"import", "correction"} <= set(labels.ACTIONS)
 
 
 def test_only_the_chief_referee_declares_a_forfeit(client, setup):

@@ -4,7 +4,8 @@ the players would, read PDFs, sign with a key the system does not know."""
 from __future__ import annotations
 
 from scoring import protocols
-from scoring import services as recording
+from scoring.recording import commands
+pass  # REMOVED-IMPORT
 
 BASE_URL = "http://testserver"
 PINS = {1: "1111", 2: "2222", 3: "3333", 4: "4444"}
@@ -12,29 +13,29 @@ PINS = {1: "1111", 2: "2222", 3: "3333", 4: "4444"}
 
 def play_short(who, partition_id):
     """Two deals: A 60, then A 200 by fish, with a warning and a penalty on the way."""
-    recording.record(who, partition_id, "lead", {"seat": 1})
-    recording.record(who, partition_id, "violation", {"seat": 2, "code": "move_time"})
-    recording.record(who, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
-    recording.record(who, partition_id, "penalty", {"seat": 4, "code": "signs"})
-    return recording.record(who, partition_id, "deal", {"end": "fish", "pips": {"A": 10, "B": 105}})
+    commands.record(who, partition_id, "lead", {"seat": 1})
+    commands.record(who, partition_id, "violation", {"seat": 2, "code": "move_time"})
+    commands.record(who, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
+    commands.record(who, partition_id, "penalty", {"seat": 4, "code": "signs"})
+    return commands.record(who, partition_id, "deal", {"end": "fish", "pips": {"A": 10, "B": 105}})
 
 
 def play_30_deals(who, partition_id):
     """Thirty deals: 28 alternate 12 points each way, a penalty each way (193:193), then B wins 5
     (198) and A 20 (213: A wins); one warning, a penalty from a repeated violation and a written
     penalty."""
-    recording.record(who, partition_id, "lead", {"seat": 1})
+    commands.record(who, partition_id, "lead", {"seat": 1})
     for n in range(1, 29):
         seat = 1 if n % 2 else 2  # pair A, then pair B
-        recording.record(who, partition_id, "deal", {"end": "domino", "seat": seat, "pips": {"A": 5, "B": 7}})
+        commands.record(who, partition_id, "deal", {"end": "domino", "seat": seat, "pips": {"A": 5, "B": 7}})
         if n == 5:
-            recording.record(who, partition_id, "violation", {"seat": 3, "code": "conduct"})
+            commands.record(who, partition_id, "violation", {"seat": 3, "code": "conduct"})
         if n == 9:
-            recording.record(who, partition_id, "violation", {"seat": 3, "code": "conduct"})  # penalty: B +25
+            commands.record(who, partition_id, "violation", {"seat": 3, "code": "conduct"})  # penalty: B +25
         if n == 12:
-            recording.record(who, partition_id, "penalty", {"seat": 2, "code": "touched_tile"})  # A +25
-    recording.record(who, partition_id, "deal", {"end": "domino", "seat": 2, "pips": {"A": 2, "B": 3}})  # B 198
-    return recording.record(who, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 20}})
+            commands.record(who, partition_id, "penalty", {"seat": 2, "code": "touched_tile"})  # A +25
+    commands.record(who, partition_id, "deal", {"end": "domino", "seat": 2, "pips": {"A": 2, "B": 3}})  # B 198
+    return commands.record(who, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 20}})
 
 
 def confirm_all(world, partition_id, *, base_url=BASE_URL):

@@ -13,8 +13,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from scoring import protocols
-from scoring.live import clock
 from scoring.protocols import pinslips
+from scoring.recording import clock
 from tournaments import services
 from tournaments.models import PinChange, PinLink, Player
 

@@ -14,10 +14,11 @@ from django.utils import timezone
 
 from config import celery_app
 from scoring import protocols
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring.models import ProtocolBatch, ProtocolDocument
 
 from protocols_world import BASE_URL, confirm_all, play_short
+from scoring.recording import commands
 
 
 @pytest.fixture
@@ -54,7 +55,7 @@ def test_a_tour_batch_inline(world, eager, client, django_capture_on_commit_call
     p = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p.pk)
     confirmed = ProtocolDocument.objects.get(partition=p)
-    recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})  # still playing: its protocol says so
+    commands.record(world["other"], world["p2"].pk, "lead", {"seat": 2})  # still playing: its protocol says so
     with pytest.raises(PermissionDenied):
         protocols.start_tour_batch(world["chief"], world["tour"].pk, base_url=BASE_URL)
     with django_capture_on_commit_callbacks(execute=True):  # the tasks are sent once the batch is stored
@@ -86,8 +87,8 @@ def test_a_draft_tour_has_no_batch(world):
     from tournaments import tours
     from tournaments import tours
 
-    recording.record(world["ref"], world["p1"].pk, "no_show", {"absent": "A"})
-    recording.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
+    commands.record(world["ref"], world["p1"].pk, "no_show", {"absent": "A"})
+    commands.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
     draft = tours.generate_tour(world["org"], world["tournament"])
     with pytest.raises(ValidationError, match="not published"):
         protocols.start_tour_batch(world["org"], draft.pk, base_url=BASE_URL)
@@ -121,7 +122,7 @@ def test_one_batch_per_state_of_the_tour(world, django_capture_on_commit_callbac
         assert start().pk == first.pk  # asked again: the same batch, no new tasks
     assert sent == []
     # The tour changes (a table is recorded): a new batch, and the one at work is superseded.
-    recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})
+    commands.record(world["other"], world["p2"].pk, "lead", {"seat": 2})
     second = start()
     first.refresh_from_db()
     assert second.pk != first.pk and first.status == "superseded" and second.status == "running"

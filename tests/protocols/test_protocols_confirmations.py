@@ -6,18 +6,19 @@ from django.contrib.auth.hashers import check_password
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring import protocols
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring.models import Confirmation, ProtocolDocument
 from tournaments.models import PinFailures, Player
 
 from builders import user
 from protocols_world import BASE_URL, PINS, confirm_all, play_short
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db
 
 
 def test_only_a_finished_partition_is_confirmed(world):
-    recording.record(world["ref"], world["p1"].pk, "lead", {"seat": 1})
+    commands.record(world["ref"], world["p1"].pk, "lead", {"seat": 1})
     with pytest.raises(ValidationError, match="not finished"):
         protocols.confirm(world["ref"], world["p1"].pk, 1, pin=PINS[1])
 
@@ -83,7 +84,7 @@ def test_a_correction_needs_new_confirmations(world):
     p = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p.pk)
     old_version = p.version
-    p = recording.correct_deal(world["chief"], p.pk, 2, {"end": "fish", "pips": {"A": 10, "B": 110}}, reason="typo")
+    p = commands.correct_deal(world["chief"], p.pk, 2, {"end": "fish", "pips": {"A": 10, "B": 110}}, reason="typo")
     state = protocols.confirmation_state(p)
     assert state["version"] == old_version + 1 and state["done"] == {} and not state["complete"]
     assert Confirmation.objects.filter(partition=p, version=old_version).count() == 5  # the old ones stay
@@ -93,7 +94,7 @@ def test_a_correction_needs_new_confirmations(world):
 
 
 def test_at_a_no_show_the_absent_pair_does_not_confirm(world):
-    p = recording.record(world["ref"], world["p1"].pk, "no_show", {"absent": "B"})
+    p = commands.record(world["ref"], world["p1"].pk, "no_show", {"absent": "B"})
     with pytest.raises(ValidationError, match="absent"):
         protocols.confirm(world["ref"], p.pk, 2, pin=PINS[2])
     protocols.confirm(world["ref"], p.pk, 1, pin=PINS[1])

@@ -11,11 +11,12 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from scoring import protocols
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring.models import ProtocolDocument
 from tournaments.models import Tour
 
 from protocols_world import (BASE_URL, confirm_all, page_count, pdf_of, pdf_text, play_30_deals, play_short)
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,7 @@ def test_a_correction_makes_a_new_version_to_confirm_and_the_old_pdf_stays(world
     assert first.confirmed and first.version == p.version
     assert protocols.verify_pdf(pdf_of(first)).status == "genuine"
 
-    corrected = recording.correct_deal(world["chief"], p.pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 50}},
+    corrected = commands.correct_deal(world["chief"], p.pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 50}},
                                        reason="pips of pair B miscounted")
     assert corrected.version == first.version + 1
     result = protocols.verify_pdf(pdf_of(first))
@@ -116,7 +117,7 @@ def test_a_correction_makes_a_new_version_to_confirm_and_the_old_pdf_stays(world
 
 def test_tour_and_final_protocols(world, tmp_path):
     play_short(world["ref"], world["p1"].pk)
-    recording.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
+    commands.record(world["other"], world["p2"].pk, "no_show", {"absent": "B"})
     assert Tour.objects.get(pk=world["tour"].pk).status == Tour.Status.FINISHED
     sheet = protocols.tour_sheet(world["tour"])
     assert [(r["table"].number, r["points"], r["winner"]) for r in sheet["rows"]] == [(1, (200, 0), "A"),
@@ -134,7 +135,7 @@ def test_tour_and_final_protocols(world, tmp_path):
     for doc in (tour_doc, final_doc):
         assert protocols.verify_pdf(pdf_of(doc)).status == "genuine"
     # New results make the tour protocol outdated.
-    recording.correct_deal(world["chief"], world["p1"].pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 21, "B": 40}},
+    commands.correct_deal(world["chief"], world["p1"].pk, 1, {"end": "domino", "seat": 1, "pips": {"A": 21, "B": 40}},
                            reason="typo")
     assert protocols.verify_pdf(pdf_of(tour_doc)).status == "genuine_outdated"
     assert protocols.verify_pdf(pdf_of(final_doc)).status == "genuine_outdated"

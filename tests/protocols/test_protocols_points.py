@@ -10,12 +10,13 @@ from django.urls import reverse
 
 from builders import tournament, user
 from scoring import protocols
-from scoring import services as scoring
+pass  # REMOVED-IMPORT
 from scoring.models import Partition, SeatResult
 from tournaments import services, tours
 from tournaments.models import Tournament
 
 from protocols_world import BASE_URL, PINS, pdf_text, pdfsig
+from scoring.recording import commands
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdfsig]
 
@@ -48,7 +49,7 @@ def event(client):
     tours.publish_tour(org, tour)
     table = tour.tables.get()
     for points in ({"1": 60, "2": 40, "3": 0}, {"1": 40, "2": 30, "3": 5}, {"1": 20, "2": 110, "3": 30}):
-        partition = scoring.record_points_deal(org, table.partition.pk, {"points": points})
+        partition = commands.record_points_deal(org, table.partition.pk, {"points": points})
     assert partition.is_finished
     for seat, player in enumerate(table.players, 1):
         protocols.set_pin(org, player.pk, PINS[seat])

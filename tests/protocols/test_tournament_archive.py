@@ -15,13 +15,14 @@ from django.utils import translation
 
 from config import celery_app
 from scoring import engine, protocols
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring.models import Partition, ProtocolBatch, ProtocolDocument
 from tournaments import services
 from tournaments.models import Entry
 
 from builders import tournament, user
 from protocols_world import BASE_URL, confirm_all, pdfsig, play_short
+from scoring.recording import commands
 
 
 @pytest.fixture
@@ -50,8 +51,8 @@ def test_the_archive_holds_every_protocol_checked_by_its_manifest(world, eager, 
     p1 = play_short(world["ref"], world["p1"].pk)
     confirm_all(world, p1.pk)
     confirmed = ProtocolDocument.objects.get(partition=p1)
-    recording.record(world["other"], world["p2"].pk, "lead", {"seat": 2})
-    recording.record(world["other"], world["p2"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 30, "B": 7}})
+    commands.record(world["other"], world["p2"].pk, "lead", {"seat": 2})
+    commands.record(world["other"], world["p2"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 30, "B": 7}})
     p2 = Partition.objects.get(pk=world["p2"].pk)  # one deal finished, still playing: no winner yet
     batch = make_archive(world, django_capture_on_commit_callbacks)
     assert (batch.status, batch.tour, batch.total, batch.done, batch.failed, batch.error) == (

@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 
 from builders import tournament, user
-from scoring import engine, services
+from scoring import engine
 from scoring.models import SeatResult
-from tournaments import services as tournament_services
-from tournaments import tours
+from scoring.recording import commands, formats, queries
+from tournaments import services as tournament_services, tours
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,13 +35,13 @@ def sitting():
                  {"end": "fish", "seat": 2, "values": {"1": 12, "2": 7, "3": 9}},
                  {"end": "domino", "seat": 1, "values": {"2": 25, "3": 4}},
                  {"lead": 3, "end": "domino", "seat": 3, "values": {"1": 31, "2": 2}}):
-        partition = services.record_goat_deal(org, pk, deal)
+        partition = commands.record_goat_deal(org, pk, deal)
     assert partition.is_finished
     return {"org": org, "t": t, "tour": tour, "table": table, "partition": partition}
 
 
 def _check_round_trip(document, partition):
-    assert document["format"] == services.SITTING_FORMAT
+    assert document["format"] == formats.SITTING_FORMAT
     rows = {r.seat: r for r in SeatResult.objects.filter(partition=partition)}
     assert len(document["games"]) == 2 and len(rows) == 3
     points, scores, goats = {s: 0 for s in rows}, {s: 0 for s in rows}, {s: 0 for s in rows}
@@ -79,7 +79,7 @@ def test_the_api_exports_the_same_document(client, sitting):
     assert response.status_code == 200
     document = response.json()
     _check_round_trip(document, partition)
-    assert document == services.export_sitting(partition)
+    assert document == queries.export_sitting(partition)
 
 
 def test_an_earlier_version_exports_the_games_as_they_were(client, sitting):

@@ -4,10 +4,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from builders import tournament, user
-from scoring import services, storage
 from scoring.models import PartitionChange, SeatResult
-from tournaments import services as tournament_services
-from tournaments import tours
+from scoring.recording import commands, storage
+from tournaments import services as tournament_services, tours
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -32,16 +31,16 @@ def goat_table():
 def test_a_retried_deal_is_recorded_once_and_a_stale_version_is_a_conflict(goat_table):
     ref, pk = goat_table["ref"], goat_table["partition"].pk
     deal = {"lead": 2, "end": "fish", "seat": 2, "values": {"1": 12, "2": 7}}  # for_all: 12 and 7
-    first = services.record_goat_deal(ref, pk, deal, version=0, idempotency_key="k1")
-    again = services.record_goat_deal(ref, pk, deal, version=0, idempotency_key="k1")
+    first = commands.record_goat_deal(ref, pk, deal, version=0, idempotency_key="k1")
+    again = commands.record_goat_deal(ref, pk, deal, version=0, idempotency_key="k1")
     assert first.version == again.version == 1
     assert PartitionChange.objects.filter(partition_id=pk).count() == 1
     with pytest.raises(storage.Conflict):
-        services.record_goat_deal(ref, pk, {"end": "domino", "seat": 1, "values": {"2": 30}}, version=0)
+        commands.record_goat_deal(ref, pk, {"end": "domino", "seat": 1, "values": {"2": 30}}, version=0)
     with pytest.raises(ValidationError, match="another change"):
-        services.record_goat_deal(ref, pk, {"end": "redeal"}, idempotency_key="k1")
+        commands.record_goat_deal(ref, pk, {"end": "redeal"}, idempotency_key="k1")
     # Domino by seat 1: seat 2 at 7 + 23 = 30, the goat. Seat 1: (100 - 12) / 10 = 8.8 -> 9.
-    done = services.record_goat_deal(ref, pk, {"end": "domino", "seat": 1, "values": {"2": 23}}, version=1)
+    done = commands.record_goat_deal(ref, pk, {"end": "domino", "seat": 1, "values": {"2": 23}}, version=1)
     assert (done.status, done.version, done.deals) == ("finished", 2, 2)
     change = PartitionChange.objects.get(partition_id=pk, version=2)
     assert change.action == "goat_deal" and change.user == ref and change.after["status"] == "finished"
@@ -52,8 +51,8 @@ def test_a_retried_deal_is_recorded_once_and_a_stale_version_is_a_conflict(goat_
 
 def test_the_sports_recording_refuses_a_goat_table(goat_table):
     with pytest.raises(ValidationError, match="plays Goat or Sea Goat"):
-        services.record(goat_table["org"], goat_table["partition"].pk, "lead", {"seat": 1})
-    services.record_goat_deal(goat_table["org"], goat_table["partition"].pk, {"lead": 1, "end": "redeal"})
+        commands.record(goat_table["org"], goat_table["partition"].pk, "lead", {"seat": 1})
+    commands.record_goat_deal(goat_table["org"], goat_table["partition"].pk, {"lead": 1, "end": "redeal"})
     with pytest.raises(ValidationError, match="plays Goat or Sea Goat"):
-        services.record(goat_table["org"], goat_table["partition"].pk, "deal",
+        commands.record(goat_table["org"], goat_table["partition"].pk, "deal",
                         {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 10}})

@@ -10,11 +10,11 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import tournament, user
-from scoring import services
+pass  # REMOVED-IMPORT
 from scoring.engine import GoatDeal
 from scoring.models import Partition, PartitionChange, SeatResult
-from tournaments import services as tournament_services
-from tournaments import tours
+from scoring.recording import commands, queries, storage
+from tournaments import services as tournament_services, tours
 from tournaments.models import Tour, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def stored(pk):
 
 
 def sitting(pk):
-    return services.engine_sitting(stored(pk))
+    return storage.engine_sitting(stored(pk))
 
 
 def scores(played):
@@ -70,7 +70,7 @@ def nothing_written(pk, version):
 
 
 def deal(ref, pk, **data):
-    return services.record_goat_deal(ref, pk, data)
+    return commands.record_goat_deal(ref, pk, data)
 
 
 # -- penalties and the table's time ---------------------------------------------------------------
@@ -79,13 +79,13 @@ def deal(ref, pk, **data):
 def test_a_penalty_is_charged_to_the_offender_and_the_time_ends_the_sitting_between_deals(goat):
     ref, pk = goat["ref"], goat["p"]
     deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 5})  # (0, 12, 5)
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # Goat: seat 3 + 10
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # Goat: seat 3 + 10
     assert sitting(pk).game.scores == (0, 12, 15)
     change = PartitionChange.objects.get(partition_id=pk, version=2)
     assert (change.action, change.data, change.user) == ("goat_penalty", {"seat": 3, "code": "signs"}, ref)
     # Between deals the game ends at once, counted as it stands, and it is the sitting's last
     # though the sitting has two games.
-    p = services.record_goat(ref, pk, "goat_time", {"during_deal": False})
+    p = commands.record_goat(ref, pk, "goat_time", {"during_deal": False})
     assert (p.status, p.reason, p.deals) == ("finished", "time", 1)
     game = sitting(pk).games[0]
     assert game.time_expired == ("after_deal", 1) and len(sitting(pk).games) == 1
@@ -93,17 +93,17 @@ def test_a_penalty_is_charged_to_the_offender_and_the_time_ends_the_sitting_betw
     assert results(pk) == [(1, 10, 0, 0), (2, 9, 0, 12), (3, 9, 0, 15)]
     assert Tour.objects.get(pk=goat["tour"].pk).status == Tour.Status.FINISHED
     with pytest.raises(ValidationError, match="finished and closed"):
-        services.record_goat(ref, pk, "goat_penalty", {"seat": 1, "code": "conduct"})
+        commands.record_goat(ref, pk, "goat_penalty", {"seat": 1, "code": "conduct"})
     nothing_written(pk, 3)
 
 
 def test_the_time_running_out_during_a_deal_ends_the_game_after_it(goat):
     ref, pk = goat["ref"], goat["p"]
     deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 5})  # (0, 12, 5)
-    p = services.record_goat(ref, pk, "goat_time", {"during_deal": True})
+    p = commands.record_goat(ref, pk, "goat_time", {"during_deal": True})
     assert p.status == "playing" and sitting(pk).game.time_expired == ("during_deal", 2)
     with pytest.raises(ValidationError, match="already run out"):
-        services.record_goat(ref, pk, "goat_time", {"during_deal": False})
+        commands.record_goat(ref, pk, "goat_time", {"during_deal": False})
     p = deal(ref, pk, end="fish", seat=2, values={"1": 4, "2": 6, "3": 9})  # for all: (4, 18, 14)
     assert (p.status, p.reason, p.deals) == ("finished", "time", 2)
     # 9.6 -> 10, 8.2 -> 8, 8.6 -> 9.
@@ -112,7 +112,7 @@ def test_the_time_running_out_during_a_deal_ends_the_game_after_it(goat):
 
 def test_sea_goat_credits_a_penalty_to_the_others():
     event = goat_event({"game": "sea_goat", "players": 3, "teams": False, "target": 60}, slug="sea")
-    p = services.record_goat(event["ref"], event["p"], "goat_penalty", {"seat": 2, "code": "moved_tiles"})
+    p = commands.record_goat(event["ref"], event["p"], "goat_penalty", {"seat": 2, "code": "moved_tiles"})
     assert sitting(p.pk).game.scores == (25, 0, 25)  # penalty_points 25 to seats 1 and 3
 
 
@@ -127,20 +127,20 @@ def test_sea_goat_credits_a_penalty_to_the_others():
 def test_bad_lines_are_refused_and_nothing_is_written(goat, action, data, message):
     deal(goat["ref"], goat["p"], lead=1, end="domino", seat=1, values={"2": 12, "3": 5})
     with pytest.raises(ValidationError, match=re.escape(message)):
-        services.record_goat(goat["ref"], goat["p"], action, data)
+        commands.record_goat(goat["ref"], goat["p"], action, data)
     nothing_written(goat["p"], 1)
     assert sitting(goat["p"]).game.scores == (0, 12, 5)
 
 
 def test_only_the_tables_referee_records_and_the_sports_table_is_refused(goat):
     with pytest.raises(PermissionDenied):
-        services.record_goat(goat["other"], goat["p"], "goat_penalty", {"seat": 1, "code": "signs"})
+        commands.record_goat(goat["other"], goat["p"], "goat_penalty", {"seat": 1, "code": "signs"})
     nothing_written(goat["p"], 0)
     org = user("org2", superuser=True)
     tour = tours.generate_tour(org, tournament(org, pairs=2, slug="sports"))
     tours.publish_tour(org, tour)
     with pytest.raises(ValidationError, match="does not play Goat"):
-        services.record_goat(goat["org"], tour.tables.get().partition.pk, "goat_time", {"during_deal": False})
+        commands.record_goat(goat["org"], tour.tables.get().partition.pk, "goat_time", {"during_deal": False})
 
 
 # -- corrections: the sitting replayed from its events --------------------------------------------
@@ -156,7 +156,7 @@ def two_games(ref, pk):
 
 
 def correct(event, game, number, reason="the referee misread seat 3's hand", who="chief", **data):
-    return services.correct_goat_deal(event[who], event["p"], game, number, data, reason=reason)
+    return commands.correct_goat_deal(event[who], event["p"], game, number, data, reason=reason)
 
 
 def test_the_chief_corrects_a_deal_and_the_later_deals_are_replayed(goat):
@@ -174,7 +174,7 @@ def test_the_chief_corrects_a_deal_and_the_later_deals_are_replayed(goat):
     assert change.data == {"game": 1, "deal": 1, "end": "domino", "seat": 1, "values": {"2": 12, "3": 15}}
     assert change.before["deals"] == change.after["deals"] == 4
     # The version before keeps the deal as it was recorded.
-    assert services.sitting_at(stored(pk), 4).games[0].deals[0].scores == (0, 12, 5)
+    assert storage.sitting_at(stored(pk), 4).games[0].deals[0].scores == (0, 12, 5)
 
 
 def test_a_correction_that_would_make_later_records_impossible_is_refused(goat):
@@ -243,15 +243,15 @@ def test_a_redeal_is_corrected_into_a_scored_deal(goat):
 def test_the_chief_annuls_a_penalty_and_the_game_is_replayed_without_it(goat):
     ref, pk = goat["ref"], goat["p"]
     deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 25})  # (0, 12, 25)
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 35)
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 2, "code": "conduct"})  # (0, 22, 35)
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 35)
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 2, "code": "conduct"})  # (0, 22, 35)
     deal(ref, pk, end="domino", seat=1, values={"2": 3, "3": 1})  # (0, 25, 36)
     with pytest.raises(PermissionDenied):
-        services.annul_goat_penalty(ref, pk, 1, 1, reason="the signs were not signs")
+        commands.annul_goat_penalty(ref, pk, 1, 1, reason="the signs were not signs")
     with pytest.raises(ValidationError, match="Game 1 has no penalty 3"):
-        services.annul_goat_penalty(goat["chief"], pk, 1, 3, reason="no such")
+        commands.annul_goat_penalty(goat["chief"], pk, 1, 3, reason="no such")
     nothing_written(pk, 4)
-    p = services.annul_goat_penalty(goat["chief"], pk, 1, 1, reason="the signs were not signs")
+    p = commands.annul_goat_penalty(goat["chief"], pk, 1, 1, reason="the signs were not signs")
     game = sitting(pk).game
     assert [(x.seat, x.code, x.scores) for x in game.penalties] == [(2, "conduct", (0, 22, 25))]
     assert game.scores == (0, 25, 26)
@@ -263,17 +263,17 @@ def test_the_chief_annuls_a_penalty_and_the_game_is_replayed_without_it(goat):
 def test_annulling_the_penalty_that_made_the_goat_lets_the_game_go_on(goat):
     ref, pk = goat["ref"], goat["p"]
     deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 25})  # (0, 12, 25)
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 35)
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 45): the goat
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 35)
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "signs"})  # (0, 12, 45): the goat
     assert len(sitting(pk).games) == 2  # game 2 begins, nothing recorded in it
-    services.annul_goat_penalty(goat["chief"], pk, 1, 2, reason="written twice")
+    commands.annul_goat_penalty(goat["chief"], pk, 1, 2, reason="written twice")
     s = sitting(pk)
     assert len(s.games) == 1 and not s.game.is_over and s.game.scores == (0, 12, 35)
     # Once game 2 has begun, a penalty of game 1 that made the goat stays.
-    services.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "conduct"})  # (0, 12, 45)
+    commands.record_goat(ref, pk, "goat_penalty", {"seat": 3, "code": "conduct"})  # (0, 12, 45)
     deal(ref, pk, lead=2, end="redeal")
     with pytest.raises(ValidationError, match="game 1 is not over, yet another game follows it"):
-        services.annul_goat_penalty(goat["chief"], pk, 1, 2, reason="written twice")
+        commands.annul_goat_penalty(goat["chief"], pk, 1, 2, reason="written twice")
     nothing_written(pk, 6)
 
 
@@ -289,25 +289,25 @@ def two_tables():
 def test_a_tables_protocol_file_is_imported_into_an_empty_table(two_tables):
     event = two_tables
     two_games(event["ref"], event["p"])
-    document = services.export_sitting(stored(event["p"]))
+    document = queries.export_sitting(stored(event["p"]))
     assert document["format"] == "domino-sitting/1" and len(document["games"]) == 2
     # Table 2's referee types table 1's file in (the names are not checked).
-    p = services.import_sitting(event["other"], event["p2"], document)
+    p = commands.import_sitting(event["other"], event["p2"], document)
     assert (p.version, p.status, p.deals) == (1, "playing", 4)
-    assert scores(services.engine_sitting(p)) == scores(sitting(event["p"])) == [
+    assert scores(storage.engine_sitting(p)) == scores(sitting(event["p"])) == [
         [(0, 12, 5), (4, 18, 14), (24, 43, 14)], [(7, 0, 3)]]
     assert PartitionChange.objects.get(partition_id=p.pk).action == "import"
     # A second import into a recorded table is the chief referee's, with a reason.
     with pytest.raises(ValidationError, match="already recorded"):
-        services.import_sitting(event["other"], event["p2"], document)
+        commands.import_sitting(event["other"], event["p2"], document)
     nothing_written(event["p2"], 1)
     # The chief replaces it with the first game alone, a domino-protocol/1 document, finished.
-    p = services.import_sitting(event["chief"], event["p2"], document["games"][0], reason="game 2 never played")
+    p = commands.import_sitting(event["chief"], event["p2"], document["games"][0], reason="game 2 never played")
     assert (p.version, p.status, p.deals) == (2, "playing", 3)  # game 2 of 2 is to be played
     change = PartitionChange.objects.get(partition_id=p.pk, version=2)
     assert (change.action, change.reason) == ("correction", "game 2 never played")
     with pytest.raises(PermissionDenied):
-        services.import_sitting(event["other"], event["p2"], document, reason="mine")
+        commands.import_sitting(event["other"], event["p2"], document, reason="mine")
 
 
 def test_an_imported_finished_sitting_writes_the_results(two_tables):
@@ -317,7 +317,7 @@ def test_an_imported_finished_sitting_writes_the_results(two_tables):
             "deals": [{"end": "domino", "seat": 2, "values": {"1": 41, "3": 3}}]}  # (41, 0, 3): seat 1 the goat
     document = {"format": "domino-sitting/1", "games": [game, {**game, "first_leader": 3, "deals": [
         {"end": "fish", "seat": 3, "values": {"1": 10, "2": 40, "3": 2}}]}]}  # (10, 40, 2): seat 2
-    p = services.import_sitting(event["ref"], event["p"], document)
+    p = commands.import_sitting(event["ref"], event["p"], document)
     assert p.status == "finished"
     # Game points: game 1 (0, 10, 10) [9.7 -> 10], game 2 (9, 0, 10) [9.8 -> 10].
     assert results(p.pk) == [(1, 9, 1, 51), (2, 10, 1, 40), (3, 20, 0, 5)]
@@ -357,10 +357,10 @@ def unfinished(regulations):
 def test_a_bad_file_is_refused_whole_and_nothing_is_written(two_tables):
     event = two_tables
     two_games(event["ref"], event["p"])
-    good = services.export_sitting(stored(event["p"]))
+    good = queries.export_sitting(stored(event["p"]))
     for document, message in bad_documents(good):
         with pytest.raises(ValidationError) as refused:
-            services.import_sitting(event["other"], event["p2"], document)
+            commands.import_sitting(event["other"], event["p2"], document)
         assert message in " ".join(refused.value.messages), (message, refused.value.messages)
     nothing_written(event["p2"], 0)
     assert stored(event["p2"]).state is None and not SeatResult.objects.filter(partition_id=event["p2"]).exists()
@@ -372,21 +372,21 @@ def test_a_bad_file_is_refused_whole_and_nothing_is_written(two_tables):
 def test_a_violation_is_a_warning_then_a_penalty_over_the_games_and_the_chief_annuls_it(goat):
     ref, pk = goat["ref"], goat["p"]
     deal(ref, pk, lead=1, end="domino", seat=1, values={"2": 12, "3": 25})  # (0, 12, 25)
-    services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # a warning
+    commands.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # a warning
     assert sitting(pk).game.scores == (0, 12, 25)
     deal(ref, pk, end="domino", seat=1, values={"2": 30, "3": 1})  # (0, 42, 26): seat 2 is the goat
     assert len(sitting(pk).games) == 2
-    services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # game 2: a penalty
+    commands.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "conduct"})  # game 2: a penalty
     s = sitting(pk)
     assert [v.consequence for v in s.game.violations] == ["penalty"] and s.game.scores == (0, 0, 10)
     with pytest.raises(ValidationError, match="unknown violation code 'no_show'"):
-        services.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "no_show"})
+        commands.record_goat(ref, pk, "goat_violation", {"seat": 3, "code": "no_show"})
     with pytest.raises(PermissionDenied):
-        services.annul_goat_violation(ref, pk, 1, 1, reason="justified")
+        commands.annul_goat_violation(ref, pk, 1, 1, reason="justified")
     with pytest.raises(ValidationError, match="Game 1 has no violation 2"):
-        services.annul_goat_violation(goat["chief"], pk, 1, 2, reason="no such")
+        commands.annul_goat_violation(goat["chief"], pk, 1, 2, reason="no such")
     nothing_written(pk, 4)
-    p = services.annul_goat_violation(goat["chief"], pk, 1, 1, reason="the noise was the hall's")
+    p = commands.annul_goat_violation(goat["chief"], pk, 1, 1, reason="the noise was the hall's")
     s = sitting(pk)
     assert s.games[0].violations[0].annulled == "the noise was the hall's"
     assert [v.consequence for v in s.game.violations] == ["warning"] and s.game.scores == (0, 0, 0)

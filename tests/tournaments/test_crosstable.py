@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import services as scoring
+pass  # REMOVED-IMPORT
 from scoring.models import Partition
 from scoring.protocols.crosstable import crosstable_pdf
 from tournaments import services, tours
@@ -25,6 +25,7 @@ from tournaments.standings import Result, crosstable, crosstable_xlsx, standings
 from builders import finish_tour, tournament, user
 from test_goat_event import played  # noqa: F401  (a fixture)
 from test_standings import seat
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db
 
@@ -313,9 +314,9 @@ def test_sea_goat_in_pairs_places_the_two_pairs_of_each_table():
     tours.publish_tour(org, tour)
     one, two = tour.tables.order_by("number")
     # Table 1: pair A credited 12 + 20 = 32, the target: it wins the game. Table 2: pair B, 31.
-    scoring.record_goat_deal(org, one.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+    commands.record_goat_deal(org, one.partition.pk, {"lead": 1, "end": "domino", "seat": 1,
                                                      "values": {"2": 12, "3": 0, "4": 20}})
-    scoring.record_goat_deal(org, two.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
+    commands.record_goat_deal(org, two.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
                                                      "values": {"1": 15, "3": 16, "4": 0}})
     ct = crosstable(t)
     assert ct.score_name == "Games won"

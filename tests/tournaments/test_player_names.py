@@ -1,10 +1,10 @@
-"""The Latin spellings a player is found by (tournaments.players.names), checked against the
+"""The Latin spellings a player is found by (tournaments.names), checked against the
 published tables: the Russian passport's (ICAO Doc 9303, Order of the Russian foreign ministry
 since 2014), BGN/PCGN (1947) and GOST 7.79-2000 System B."""
 
 import pytest
 
-from tournaments.players.names import SYSTEMS, query_words, search_key, spellings
+from tournaments.names import SYSTEMS, query_words, search_key, spellings
 
 # (Cyrillic, ICAO, BGN/PCGN, GOST 7.79 B), as the standards' tables write them.
 PUBLISHED = [

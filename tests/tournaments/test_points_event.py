@@ -14,7 +14,7 @@ from django.apps import apps as django_apps
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring import engine
-from scoring import services as scoring
+pass  # REMOVED-IMPORT
 from scoring.engine import Regulations
 from scoring.live import play
 from scoring.models import Partition, PartitionChange, SeatResult
@@ -23,6 +23,7 @@ from tournaments.models import PlayMode, Table, Tour, Tournament
 from tournaments.standings import standings_table
 
 from builders import tournament, user
+from scoring.recording import commands, formats, queries
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def points_event(players: int, regulations: dict, *, slug: str = "points"):
 
 def record(user, partition: Partition, *deals: dict) -> Partition:
     for points in deals:
-        partition = scoring.record_points_deal(user, partition.pk, {"points": points, "total": sum(points.values())})
+        partition = commands.record_points_deal(user, partition.pk, {"points": points, "total": sum(points.values())})
     return partition
 
 
@@ -146,22 +147,22 @@ def test_bad_points_are_refused_with_a_clear_error_and_nothing_is_written():
         ([10, 5, 1], "must be an object"),
     ]:
         with pytest.raises(ValidationError, match=message):
-            scoring.record_points_deal(org, pk, deal)
+            commands.record_points_deal(org, pk, deal)
     p = Partition.objects.get(pk=pk)
     assert (p.version, p.state, p.status) == (0, None, "scheduled")
     assert not PartitionChange.objects.filter(partition=p).exists()
     with pytest.raises(PermissionDenied):
-        scoring.record_points_deal(user("nobody"), pk, {"points": {"1": 1, "2": 1, "3": 1}})
+        commands.record_points_deal(user("nobody"), pk, {"points": {"1": 1, "2": 1, "3": 1}})
     # The sports sheet's operations and Goat's are not a points table's.
     with pytest.raises(ValidationError, match="This table plays a points game"):
-        scoring.record(org, pk, "lead", {"seat": 1})
+        commands.record(org, pk, "lead", {"seat": 1})
     with pytest.raises(ValidationError, match="does not play Goat"):
-        scoring.record_goat_deal(org, pk, {"lead": 1, "end": "domino", "seat": 1, "values": {"2": 3}})
+        commands.record_goat_deal(org, pk, {"lead": 1, "end": "domino", "seat": 1, "values": {"2": 3}})
     sports = tournament(org, pairs=2, slug="sports")
     sports_tour = tours.generate_tour(org, sports)
     tours.publish_tour(org, sports_tour)
     with pytest.raises(ValidationError, match="does not play a points game"):
-        scoring.record_points_deal(org, sports_tour.tables.get().partition.pk, {"points": {"A": 1, "B": 1}})
+        commands.record_points_deal(org, sports_tour.tables.get().partition.pk, {"points": {"A": 1, "B": 1}})
     assert Partition.objects.get(pk=pk).version == 0
 
 
@@ -172,8 +173,8 @@ def test_the_protocol_file_round_trips_through_score_protocol():
     p = record(org, table.partition, {"1": 60, "2": 40, "3": 0}, {"1": 40, "2": 30, "3": 5},
                {"1": 20, "2": 110, "3": 30})
     assert p.is_finished
-    document = scoring.export_protocol(p)
-    assert document["format"] == scoring.SITTING_FORMAT and len(document["games"]) == 2
+    document = queries.export_protocol(p)
+    assert document["format"] == formats.SITTING_FORMAT and len(document["games"]) == 2
     first = document["games"][0]
     assert first["deals"] == [{"points": {"1": 60, "2": 40, "3": 0}}, {"points": {"1": 40, "2": 30, "3": 5}}]
     assert first["pairs"] == {str(seat): [str(player)] for seat, player in enumerate(table.players, 1)}
@@ -187,7 +188,7 @@ def test_the_protocol_file_round_trips_through_score_protocol():
     assert (won, scores) == ({1: 1, 2: 1, 3: 0}, {1: 120, 2: 180, 3: 35})
     assert won == {s: r[1] for s, r in results(p).items()} and scores == {s: r[2] for s, r in results(p).items()}
     # An earlier version: after the first deal, game 1 still going on.
-    (game,) = scoring.export_protocol(p, 1)["games"]
+    (game,) = queries.export_protocol(p, 1)["games"]
     out = engine.score_protocol(game)
     assert (out["reason"], out["scores"]) == (None, {"1": 60, "2": 40, "3": 0})
 

@@ -14,14 +14,15 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoring import services as scoring
-from scoring import storage
+pass  # REMOVED-IMPORT
 from scoring.models import Partition, SeatResult
+from scoring.recording import storage
 from tournaments import rating, services, tours, views
 from tournaments.models import Pair, Rating, RatingChange, Tour, Tournament
 from tournaments.rating.tasks import refresh_ratings
 
 from builders import finish_tour, refereed_tour, tournament, user
+from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +117,7 @@ def test_a_goat_sitting_ranks_its_players_by_the_standings_order_ties_shared():
     tour = tours.generate_tour(org, t)
     tours.publish_tour(org, tour)
     table = tour.tables.get()
-    scoring.record_goat_deal(org, table.partition.pk, {"lead": 1, "end": "domino", "seat": 2,
+    commands.record_goat_deal(org, table.partition.pk, {"lead": 1, "end": "domino", "seat": 2,
                                                       "values": {"1": 20, "3": 20, "4": 45}})
     assert Tour.objects.get(pk=tour.pk).status == Tour.Status.FINISHED
     rating.refresh("goat")
@@ -133,7 +134,7 @@ def test_sea_goat_in_pairs_rates_two_teams_of_two_in_its_own_family():
     tour = tours.generate_tour(org, t)
     tours.publish_tour(org, tour)
     table = tour.tables.get()
-    scoring.record_goat_deal(org, table.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
+    commands.record_goat_deal(org, table.partition.pk, {"lead": 2, "end": "domino", "seat": 2,
                                                       "values": {"1": 15, "3": 16, "4": 0}})
     rating.refresh_all()
     model = PlackettLuce()
@@ -155,7 +156,7 @@ def test_families_are_rated_apart():
         services.register_player(org, goat, player)
     tour = tours.generate_tour(org, goat)
     tours.publish_tour(org, tour)
-    scoring.record_goat_deal(org, tour.tables.get().partition.pk, {"lead": 1, "end": "domino", "seat": 1,
+    commands.record_goat_deal(org, tour.tables.get().partition.pk, {"lead": 1, "end": "domino", "seat": 1,
                                                                   "values": {"2": 10, "3": 20, "4": 45}})
     assert rating.refresh("sports") is True
     sports_only = stored("sports")
@@ -171,11 +172,11 @@ def test_families_are_rated_apart():
 
 def test_no_shows_byes_and_unfinished_tours_are_not_rated():
     s = refereed_tour(target=100)
-    scoring.record(s["ref"], s["p1"].pk, "no_show", {"absent": "B"})
+    commands.record(s["ref"], s["p1"].pk, "no_show", {"absent": "B"})
     rating.refresh("sports")
     assert not Rating.objects.exists()  # table 2 still to play: the tour is not finished
-    scoring.record(s["other"], s["p2"].pk, "lead", {"seat": 1})
-    scoring.record(s["other"], s["p2"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 100}})
+    commands.record(s["other"], s["p2"].pk, "lead", {"seat": 1})
+    commands.record(s["other"], s["p2"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 100}})
     assert Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.FINISHED
     rating.refresh("sports")
     # Only table 2 counts: table 1 was a no-show, a win for the standings but no game played.
@@ -238,7 +239,7 @@ def test_a_recomputation_is_identical_and_writes_nothing():
 
 
 class Sent:
-    """Celery as :mod:`scoring.storage` sees it: the tasks it was given, by name and arguments."""
+    """Celery as :mod:`scoring.recording.storage` sees it: the tasks it was given, by name and arguments."""
 
     def __init__(self):
         self.tasks = []
@@ -258,11 +259,11 @@ def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(djan
     s = refereed_tour(target=100)
     refresh = (storage.RATE_TASK, (s["t"].pk,))
     with django_capture_on_commit_callbacks(execute=True):
-        scoring.record(s["other"], s["p2"].pk, "lead", {"seat": 1})
-        scoring.record(s["other"], s["p2"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 100}})
-        scoring.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
-        scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
-        scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 10, "B": 40}})  # A: 110
+        commands.record(s["other"], s["p2"].pk, "lead", {"seat": 1})
+        commands.record(s["other"], s["p2"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 0, "B": 100}})
+        commands.record(s["ref"], s["p1"].pk, "lead", {"seat": 1})
+        commands.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
+        commands.record(s["ref"], s["p1"].pk, "deal", {"end": "fish", "pips": {"A": 10, "B": 40}})  # A: 110
     # The tour's end (the last partition finished) sends the refresh once it commits, once.
     assert sent.take() == [refresh]
     assert refresh_ratings(s["t"].pk) is True
@@ -271,11 +272,11 @@ def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(djan
     won = Rating.objects.get(player=table.seat1).value
     # The chief referee corrects deal 2 (B had fewer pips): the partition reopens, then B wins it.
     with django_capture_on_commit_callbacks(execute=True):
-        scoring.correct_deal(s["chief"], s["p1"].pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}}, reason="typo")
+        commands.correct_deal(s["chief"], s["p1"].pk, 2, {"end": "fish", "pips": {"A": 40, "B": 10}}, reason="typo")
     assert sent.take() == [refresh]  # the tour is no longer finished: its results leave the ratings
     refresh_ratings(s["t"].pk)
     assert not RatingChange.objects.filter(partition=s["p1"]).exists()
-    scoring.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 60, "B": 0}})
+    commands.record(s["ref"], s["p1"].pk, "deal", {"end": "domino", "seat": 2, "pips": {"A": 60, "B": 0}})
     assert Partition.objects.get(pk=s["p1"].pk).winner == "B"
     assert refresh_ratings(s["t"].pk) is True
     assert Rating.objects.get(player=table.seat1).value < won
@@ -285,7 +286,7 @@ def test_a_correction_is_taken_in_and_a_finished_tour_schedules_the_refresh(djan
     assert (stored("sports")[table.seat1_id], stored("sports")[table.seat2_id]) == ((a1.mu, a1.sigma), (b2.mu, b2.sigma))
     # A corrected result of a finished tour that stays finished also refreshes.
     with django_capture_on_commit_callbacks(execute=True):
-        scoring.correct_deal(s["chief"], s["p1"].pk, 3, {"end": "domino", "seat": 2, "pips": {"A": 70, "B": 0}},
+        commands.correct_deal(s["chief"], s["p1"].pk, 3, {"end": "domino", "seat": 2, "pips": {"A": 70, "B": 0}},
                              reason="pips")
     assert sent.take() == [refresh] and Tour.objects.get(pk=s["tour"].pk).status == Tour.Status.FINISHED
     assert refresh_ratings(s["t"].pk) is False  # the winner is the same: the ratings are too

@@ -19,11 +19,13 @@ from rest_framework.test import APIClient
 import builders
 from builders import user
 from livetools import goat_table, live_tour, login, seated
-from scoring import engine, pipeline, services
+from scoring import engine
 from scoring.live import play
 from scoring.models import HandLook, LiveTable, Partition
+from scoring.recording import pipeline
 from tournaments import services as tournament_services
 from trustworld import api
+from scoring.recording import commands, formats, queries, storage
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +61,7 @@ def refereed(db, frozen):
     play.enter_hands(ref, pk, HANDS, turn=turn(pk))
     play.move(play.Actor(ref), pk, turn(pk), pass_turn=True)  # at the lead every tile fits: a false pass
     play.enter_hands(ref, pk, HANDS, turn=turn(pk))
-    deal = services.engine_partition(Partition.objects.get(pk=pk)).current
+    deal = storage.engine_partition(Partition.objects.get(pk=pk)).current
     move = deal.legal_moves()[0].to_dict()
     play.move(play.Actor(ref), pk, turn(pk), tile=move["tile"], end=move.get("end"))
     world["pk"], world["organiser"] = pk, organiser(world)
@@ -120,8 +122,8 @@ def test_an_old_version_recorded_mid_deal_ends_at_the_last_finished_deal(db, fro
     pk, ref = world["p2"].pk, world["other"]
     document = {"format": "domino-protocol/1", "first_leader": 1,
                 "deals": [{"end": "domino", "seat": 1, "pips": {"A": 10, "B": 20}}, {"hands": HANDS, "moves": []}]}
-    services.import_protocol(ref, pk, document)
-    services.record(ref, pk, "violation", {"seat": 2, "code": "conduct"})
+    commands.import_protocol(ref, pk, document)
+    commands.record(ref, pk, "violation", {"seat": 2, "code": "conduct"})
     hidden = organiser(world)
     for version in (1, None):
         assert_ends_at_the_last_finished_deal(export(hidden, pk, version).json(), 1)
@@ -148,7 +150,7 @@ def test_a_refused_move_names_no_tile_of_the_hand_but_the_one_sent(db, frozen):
     world = live_tour("digital")
     tokens = seated(world)
     pk = world["p1"].pk
-    game = services.engine_partition(Partition.objects.get(pk=pk))
+    game = storage.engine_partition(Partition.objects.get(pk=pk))
     seat = game.current.to_move
     hand = {str(t) for t in game.current.hand(seat)}
     # A false pass at the lead (every tile fits): refused without a tile named.
@@ -158,7 +160,7 @@ def test_a_refused_move_names_no_tile_of_the_hand_but_the_one_sent(db, frozen):
     outside = sorted(set(TILES) - hand)[0]
     lead = sorted(hand)[0]
     play.move(play.Actor(None, tokens[seat]), pk, turn(pk), tile=lead)
-    game = services.engine_partition(Partition.objects.get(pk=pk))
+    game = storage.engine_partition(Partition.objects.get(pk=pk))
     seat = game.current.to_move
     hand = {str(t) for t in game.current.hand(seat)}
     held_misfit = [t for t in sorted(hand) if t not in {str(m.tile) for m in game.current.legal_moves()}]
@@ -191,16 +193,16 @@ def test_a_goat_export_hides_the_deal_in_play_and_its_bazaar(db, frozen):
     second = {"1": ["2-1", "3-2", "4-3", "5-4", "6-5", "6-0", "4-4"], "2": ["1-1", "0-0", "4-0", "5-5", "6-6", "3-1", "2-0"]}
     play.enter_hands(ref, pid, second, turn=turn(pid))
     partition = Partition.objects.get(pk=pid)
-    hidden = services.export_sitting(partition, viewer=world["other"])
+    hidden = queries.export_sitting(partition, viewer=world["other"])
     [game] = hidden["games"]
     def sort(hands: dict) -> dict:
         return {seat: sorted(hand) for seat, hand in hands.items()}
 
     assert len(game["deals"]) == 1 and sort(game["deals"][0]["hands"]) == sort(first)  # the finished deal only
     assert "4-4" not in json.dumps(game["deals"])  # nothing of deal 2's hands or bazaar
-    rules = services.engine_sitting(Partition(table=partition.table)).regulations
-    assert services.read_sitting(hidden, rules).deals == 1  # still a valid protocol file
-    shown = services.export_sitting(partition, viewer=ref)
+    rules = storage.engine_sitting(Partition(table=partition.table)).regulations
+    assert formats.read_sitting(hidden, rules).deals == 1  # still a valid protocol file
+    shown = queries.export_sitting(partition, viewer=ref)
     assert len(shown["games"][0]["deals"]) == 2 and sort(shown["games"][0]["deals"][1]["hands"]) == sort(second)
     assert HandLook.objects.filter(partition_id=pid, user=ref, route="export", deal=2).exists()
     assert not HandLook.objects.filter(user=world["other"]).exists()

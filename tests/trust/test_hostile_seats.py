@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from livetools import PIN, live_tour
-from scoring import pipeline, protocols
+from scoring import protocols
 from scoring.live import play
 from scoring.models import SeatHolder
+from scoring.recording import pipeline
 
 from trustworld import PINS
 

@@ -23,15 +23,16 @@ from django.test import Client
 
 from scoring import protocols
 from scoring.protocols import pinslips, signing
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring import engine
-from scoring.models import Confirmation, HandLook, LiveEvent, Partition, PartitionChange, ProtocolBatch, ProtocolDocument, SigningKey
-from tournaments import permissions, services
-from tournaments import tours
+from scoring.models import (Confirmation, HandLook, LiveEvent, Partition, PartitionChange, ProtocolBatch,
+                            ProtocolDocument, SigningKey)
+from tournaments import permissions, services, tours
 from tournaments.models import (Bye, Entry, Pair, PinChange, PinFailures, PinLink, Player, Role, SitOut, Table, Tour,
                                 Tournament)
 
 from trustworld import PINS, Side, World, api
+from scoring.recording import commands, queries, storage
 
 pytestmark = pytest.mark.django_db
 
@@ -84,9 +85,9 @@ def _draft_player(side: Side) -> Player:
 def _with_a_warning(side: Side) -> int:
     """Tour 1, table 2: the lead drawn and a warning written by the side's referee; its id."""
     partition = side.table2.partition.pk
-    recording.record(side.ref, partition, "lead", {"seat": 1})
-    recording.record(side.ref, partition, "violation", {"seat": 2, "code": "move_time"})
-    return recording.engine_partition(Partition.objects.get(pk=partition)).violations[0].id
+    commands.record(side.ref, partition, "lead", {"seat": 1})
+    commands.record(side.ref, partition, "violation", {"seat": 2, "code": "move_time"})
+    return storage.engine_partition(Partition.objects.get(pk=partition)).violations[0].id
 
 
 def _p1(side: Side) -> int:
@@ -99,7 +100,7 @@ def _p2(side: Side) -> int:
 
 def _protocol(side: Side) -> dict:
     """A whole partition in the domino-protocol/1 format: table 1's, as exported."""
-    return recording.export_protocol(Partition.objects.get(pk=_p1(side)))
+    return queries.export_protocol(Partition.objects.get(pk=_p1(side)))
 
 
 CSV = "last_name_1,last_name_2\nНовиков-Прибой-Салтыков-Щедрин,Лёвкин-О'Коннор-Мамин-Сибиряк\n"
@@ -214,12 +215,12 @@ ACTIONS: dict[str, Action] = {
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/protocols/")),
     # -- can_referee: the table's referee, a chief referee, an organiser
     "record at a table": Action(
-        lambda u, s: recording.record(u, _p2(s), "lead", {"seat": 1}), "ref",
+        lambda u, s: commands.record(u, _p2(s), "lead", {"seat": 1}), "ref",
         api=lambda c, s: c.post(f"/api/partitions/{_p2(s)}/record/", {"action": "lead", "data": {"seat": 1}},
                                 format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/2/sheet/")),
     "import a protocol into an empty sheet": Action(
-        lambda u, s: recording.import_protocol(u, _p2(s), _protocol(s)), "ref",
+        lambda u, s: commands.import_protocol(u, _p2(s), _protocol(s)), "ref",
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/2/sheet/import/")),
     "issue a table's signed protocol": Action(
         lambda u, s: protocols.issue_partition_protocol(u, _p1(s), base_url=BASE_URL), "ref"),
@@ -229,15 +230,15 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: protocols.confirm(u, _p1(s), 2, pin=PINS[2], base_url=BASE_URL), "ref"),
     # -- can_referee_all: the chief referee and organisers
     "annul a warning": Action(
-        lambda u, s: recording.record(u, _p2(s), "annul", {"violation": 1, "reason": "Ошибся судья Д'Артаньян"}),
+        lambda u, s: commands.record(u, _p2(s), "annul", {"violation": 1, "reason": "Ошибся судья Д'Артаньян"}),
         "chief", setup=_with_a_warning,
         api=lambda c, s: c.post(f"/api/partitions/{_p2(s)}/record/",
                                 {"action": "annul", "data": {"violation": 1, "reason": "ошибка"}}, format="json")),
     "declare a forfeit": Action(
-        lambda u, s: recording.record(u, _p2(s), "forfeit", {"pair": "B"}), "chief", rules_may_refuse=True,
+        lambda u, s: commands.record(u, _p2(s), "forfeit", {"pair": "B"}), "chief", rules_may_refuse=True,
         setup=_with_a_warning),
     "correct a deal": Action(
-        lambda u, s: recording.correct_deal(u, _p1(s), 1, DEAL, reason="Пересчёт очков Ёлкина"), "chief",
+        lambda u, s: commands.correct_deal(u, _p1(s), 1, DEAL, reason="Пересчёт очков Ёлкина"), "chief",
         api=lambda c, s: c.post(f"/api/partitions/{_p1(s)}/correct-deal/",
                                 {"number": 1, "deal": DEAL, "reason": "пересчёт"}, format="json"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/tours/1/tables/1/sheet/deals/1/correct/")),
@@ -422,10 +423,10 @@ def _deal_in_play(side: Side) -> int:
     """Table 2 of ``side``, its protocol typed in by its referee up to a deal in play (a finished
     deal in summary form, then the hands of the next): version 1, and version 2 a warning."""
     pk = side.table2.partition.pk
-    recording.import_protocol(side.ref, pk, {
+    commands.import_protocol(side.ref, pk, {
         "format": "domino-protocol/1", "first_leader": 1,
         "deals": [{"end": "domino", "seat": 1, "pips": {"A": 10, "B": 20}}, {"hands": IN_PLAY, "moves": []}]})
-    recording.record(side.ref, pk, "violation", {"seat": 2, "code": "conduct"})
+    commands.record(side.ref, pk, "violation", {"seat": 2, "code": "conduct"})
     return pk
 
 

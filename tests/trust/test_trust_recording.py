@@ -4,11 +4,12 @@ the referee assignment tells nobody but an organiser which logins exist."""
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from tournaments import permissions, services
 from tournaments.models import Role, Table
 
 from trustworld import api
+from scoring.recording import commands, storage
 
 pytestmark = pytest.mark.django_db
 
@@ -16,9 +17,9 @@ pytestmark = pytest.mark.django_db
 def _violation(side) -> int:
     """A warning at table 2 of tour 1; its id in the partition."""
     partition = side.table2.partition.pk
-    recording.record(side.ref, partition, "lead", {"seat": 1})
-    recording.record(side.ref, partition, "violation", {"seat": 2, "code": "move_time"})
-    game = recording.engine_partition(type(side.table2.partition).objects.get(pk=partition))
+    commands.record(side.ref, partition, "lead", {"seat": 1})
+    commands.record(side.ref, partition, "violation", {"seat": 2, "code": "move_time"})
+    game = storage.engine_partition(type(side.table2.partition).objects.get(pk=partition))
     return game.violations[0].id
 
 
@@ -31,11 +32,11 @@ def test_only_the_chief_referee_or_an_organiser_annuls(world, client):
     partition = north.table2.partition.pk
     data = {"violation": violation, "reason": "Судья ошибся: ход сделан вовремя, д'Артаньян свидетель"}
     with pytest.raises(PermissionDenied):
-        recording.record(north.ref, partition, "annul", data)
+        commands.record(north.ref, partition, "annul", data)
     response = api(north.ref).post(f"/api/partitions/{partition}/record/", {"action": "annul", "data": data},
                                    format="json")
     assert response.status_code == 403
-    game = recording.engine_partition(type(north.table2.partition).objects.get(pk=partition))
+    game = storage.engine_partition(type(north.table2.partition).objects.get(pk=partition))
     assert game.violations[0].annulled is None
     sheet = f"/en/tournaments/{north.slug}/tours/1/tables/2/sheet/"
     client.force_login(north.ref)
@@ -43,15 +44,15 @@ def test_only_the_chief_referee_or_an_organiser_annuls(world, client):
     assert "Warnings and penalties" in page and ANNUL_FORM not in page
     client.force_login(north.chief)
     assert ANNUL_FORM in client.get(sheet).content.decode()
-    recording.record(north.chief, partition, "annul", data)
-    game = recording.engine_partition(type(north.table2.partition).objects.get(pk=partition))
+    commands.record(north.chief, partition, "annul", data)
+    game = storage.engine_partition(type(north.table2.partition).objects.get(pk=partition))
     assert game.violations[0].annulled
 
 
 def test_an_organiser_annuls_too(world):
     north = world.north
     violation = _violation(north)
-    recording.record(north.org, north.table2.partition.pk, "annul", {"violation": violation, "reason": "ошибка"})
+    commands.record(north.org, north.table2.partition.pk, "annul", {"violation": violation, "reason": "ошибка"})
 
 
 def test_a_referee_taken_off_the_staff_records_no_more(world):
@@ -60,7 +61,7 @@ def test_a_referee_taken_off_the_staff_records_no_more(world):
     Role.objects.filter(tournament=north.tournament, user=north.ref).delete()  # e.g. in the admin
     assert not permissions.can_referee(north.ref, north.table2)
     with pytest.raises(PermissionDenied):
-        recording.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
+        commands.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
     assert not permissions.refereed_tables(north.ref).exists()
     assert api(north.ref).post(f"/api/partitions/{north.table2.partition.pk}/record/",
                                {"action": "lead", "data": {"seat": 1}}, format="json").status_code == 403
@@ -73,7 +74,7 @@ def test_removing_the_role_unassigns_the_tables_not_finished(world):
     assert Table.objects.get(pk=north.table2.pk).referee is None  # tour 1 runs: his open table is free
     assert Table.objects.get(pk=north.table1.pk).referee == north.ref  # the finished one keeps who played it
     with pytest.raises(PermissionDenied):
-        recording.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
+        commands.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
 
 
 def test_a_referee_who_is_also_chief_referee_keeps_his_tables(world):
@@ -81,7 +82,7 @@ def test_a_referee_who_is_also_chief_referee_keeps_his_tables(world):
     services.add_role(north.org, north.tournament, north.ref.username, "chief_referee")
     services.remove_role(north.org, Role.objects.get(tournament=north.tournament, user=north.ref, kind="referee"))
     assert Table.objects.get(pk=north.table2.pk).referee == north.ref
-    recording.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
+    commands.record(north.ref, north.table2.partition.pk, "lead", {"seat": 1})
 
 
 @pytest.mark.parametrize("who", ["outsider", "south-org", "north-ref", "north-chief", "visitor"])

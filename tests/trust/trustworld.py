@@ -20,10 +20,10 @@ from rest_framework.test import APIClient
 
 from builders import user
 from scoring import protocols
-from scoring import services as recording
+pass  # REMOVED-IMPORT
 from scoring.models import Partition
-from tournaments import services
-from tournaments import tours
+from scoring.recording import commands
+from tournaments import services, tours
 from tournaments.models import Player, Table, Tour, Tournament
 
 PINS = {1: "1357", 2: "2468", 3: "3579", 4: "4680"}
@@ -47,11 +47,11 @@ def organiser(username: str):
 
 def play_to_the_end(referee, partition_id: int) -> Partition:
     """Two deals with a warning and a penalty on the way: pair A reaches 200."""
-    recording.record(referee, partition_id, "lead", {"seat": 1})
-    recording.record(referee, partition_id, "violation", {"seat": 2, "code": "move_time"})
-    recording.record(referee, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
-    recording.record(referee, partition_id, "penalty", {"seat": 4, "code": "signs"})
-    return recording.record(referee, partition_id, "deal", {"end": "fish", "pips": {"A": 10, "B": 105}})
+    commands.record(referee, partition_id, "lead", {"seat": 1})
+    commands.record(referee, partition_id, "violation", {"seat": 2, "code": "move_time"})
+    commands.record(referee, partition_id, "deal", {"end": "domino", "seat": 1, "pips": {"A": 20, "B": 40}})
+    commands.record(referee, partition_id, "penalty", {"seat": 4, "code": "signs"})
+    return commands.record(referee, partition_id, "deal", {"end": "fish", "pips": {"A": 10, "B": 105}})
 
 
 @dataclass

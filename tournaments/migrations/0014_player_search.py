@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from tournaments.players.names import search_key
+from tournaments.names import search_key
 
 
 def fill_search_keys(apps, schema_editor):

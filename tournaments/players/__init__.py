@@ -1,2 +1,2 @@
-"""Players across tournaments: finding them by name (:mod:`.names`) and what they played
-(:mod:`.history`)."""
+"""Players across tournaments: what each played (:mod:`.history`). Finding them by name is
+:mod:`tournaments.names`."""

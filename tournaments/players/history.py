@@ -17,7 +17,7 @@ from scoring.models import Partition, ProtocolDocument, SeatResult
 from tournaments import permissions
 from tournaments.models import Bye, Entry, Player, SitOut, Table, Tour, Tournament
 
-from .names import query_words
+from tournaments.names import query_words
 
 
 def find(user, query: str) -> QuerySet[Player]:

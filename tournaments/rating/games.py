@@ -1,5 +1,5 @@
 """What differs by game for the ratings, one entry per game of the regulations (like
-:data:`scoring.api.SHEETS`): the family it is rated in, and how a finished table reads as teams
+:data:`scoring.web.api.SHEETS`): the family it is rated in, and how a finished table reads as teams
 and ranks. A game without an entry (``points``, RULES 9.3: any game, its points entered by hand)
 is not rated.
 
@@ -70,9 +70,18 @@ def _sittings(partitions: QuerySet[Partition], rules: Mapping[int, engine.Regula
         yield pk, tuple(tuple(units[u]) for u in order), tuple(ranked[u] for u in order)
 
 
+#: How a finished table of each family reads as teams and ranks (a points game is not rated: its
+#: kind has no rating family).
+READERS: engine.Parts[Reader] = engine.Parts({engine.Family.PARTITION: _partitions, engine.Family.TILES: _sittings,
+                                              engine.Family.POINTS: None})
+
+
+def rated(kind: engine.Kind) -> RatedGame | None:
+    """The rating of a game kind: its family and the reader of its tables (None: not rated)."""
+    reader = READERS.get(kind)
+    return None if kind.rating is None or reader is None else RatedGame(RatingFamily(kind.rating), reader)
+
+
 #: The rated games, by the regulations' ``game``.
-GAMES: dict[str, RatedGame] = {
-    engine.Game.SPORTS: RatedGame(RatingFamily.SPORTS, _partitions),
-    engine.Game.GOAT: RatedGame(RatingFamily.GOAT, _sittings),
-    engine.Game.SEA_GOAT: RatedGame(RatingFamily.SEA_GOAT, _sittings),
-}
+GAMES: dict[str, RatedGame] = {game: entry for game, kind in engine.KINDS.items()
+                               if (entry := rated(kind)) is not None}

@@ -1,12 +1,12 @@
 """The refresh of a family's ratings when a tour ends (sent by name from
-:func:`scoring.storage.update_tour`, which this package sits above)."""
+:func:`scoring.recording.storage.update_tour`, which this package sits above)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import IntegrityError
 
-from scoring.storage import RATE_TASK
+from scoring.recording.storage import RATE_TASK
 
 from tournaments.models import Tournament
 

@@ -85,7 +85,7 @@ def pair_standings(tournament: Tournament, after_tour: int | None = None) -> lis
     """Standings of the fixed pairs of a pair event (withdrawn pairs keep their line)."""
     pairs = dict(Pair.objects.filter(tournament=tournament, tour__isnull=True).values_list("pk", "number"))
     rows = {pk: Row(pk) for pk in pairs}
-    if tournament.plays_sittings:
+    if tournament.kind.sittings:
         results = _seat_results(tournament, after_tour)
         _seat_sums(results.filter(seat=1), rows, "partition__table__pair_a")
         _seat_sums(results.filter(seat=2), rows, "partition__table__pair_b")
@@ -105,7 +105,7 @@ def player_standings(tournament: Tournament, after_tour: int | None = None) -> l
     """Standings of players: each gets his pair's partition results (RULES 8)."""
     players = list(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     rows = {pk: Row(pk) for pk in players}
-    if tournament.plays_sittings:
+    if tournament.kind.sittings:
         _seat_sums(_seat_results(tournament, after_tour), rows, "player")
         return rank(rows, tournament.rules.standings, metrics=metrics_of(tournament.rules))
     partitions = _finished(tournament, after_tour)

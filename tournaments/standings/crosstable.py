@@ -155,7 +155,7 @@ class Crosstable:
 
     @property
     def sittings(self) -> bool:
-        return self.tournament.plays_sittings
+        return self.tournament.kind.sittings
 
     @cached_property
     def score_name(self) -> str:
@@ -223,7 +223,7 @@ def _cells(tournament: Tournament, kind: str, tours: list[Tour],
         "partition__winner", "partition__reason", "partition__points_a", "partition__points_b"))
     sittings = _sittings(tournament, kind, [t["partition__pk"] for t in tables
                                             if t["partition__status"] == Partition.Status.FINISHED]) \
-        if tournament.plays_sittings else {}
+        if tournament.kind.sittings else {}
     for t in tables:
         if kind == "pairs":
             sides: list[tuple[int, ...]] = [(t["pair_a"],), (t["pair_b"],)]
@@ -239,7 +239,7 @@ def _cells(tournament: Tournament, kind: str, tours: list[Tour],
                 common = {"table": t["number"], "partners": partners, "opponents": opponents}
                 if not finished:
                     cell = Cell(t["tour__number"], Result.PLAYING, **common)
-                elif tournament.plays_sittings:
+                elif tournament.kind.sittings:
                     # A sitting finished without seat results (nobody appeared) has no place.
                     place, count, score = sittings.get(t["partition__pk"], {}).get(key, (None, None, None))
                     cell = Cell(t["tour__number"], Result.PLAYED, place=place, sides=count, score=score, **common)

@@ -11,7 +11,8 @@ from typing import ClassVar, Iterable
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import Game, PointsWin, Regulations
+from scoring.engine import PointsWin, Regulations
+from scoring.engine.regulations import STANDINGS_BY_GAME
 
 
 @dataclass
@@ -175,14 +176,19 @@ GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamePoints(), Goats(), Tot
 SEA_GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsWon())}
 POINTS_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScored())}
 POINTS_LOWEST_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScoredLowFirst())}
+#: Every metric by its key, each game's taken by the keys its standings may use (the engine's
+#: STANDINGS_BY_GAME); the lower-first points scored under its own key here.
+_EVERY: dict[str, Metric] = {**METRICS, **GOAT_METRICS, **SEA_GOAT_METRICS, **POINTS_METRICS,
+                             "points_scored_low_first": PointsScoredLowFirst()}
 
 
 def metrics_of(rules: Regulations) -> dict[str, Metric]:
     """The metrics of the standings of a game (the regulations' ``game``; points: the order of
     ``points_win``)."""
-    if rules.game == Game.POINTS:
-        return POINTS_LOWEST_METRICS if rules.points_win == PointsWin.LOWEST else POINTS_METRICS
-    return {Game.GOAT: GOAT_METRICS, Game.SEA_GOAT: SEA_GOAT_METRICS}.get(rules.game, METRICS)
+    metrics = {key: _EVERY[key] for key in STANDINGS_BY_GAME[rules.game]}
+    if rules.points_win == PointsWin.LOWEST and "points_scored" in metrics:
+        metrics["points_scored"] = _EVERY["points_scored_low_first"]
+    return metrics
 
 
 def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None,

@@ -68,7 +68,7 @@ def columns(tournament: Tournament) -> list[Column]:
     precedence = list(tournament.rules.standings)
     metrics = metrics_of(tournament.rules)
     ordered = [Column(key, metrics[key].name, n) for n, key in enumerate(precedence, 1)]
-    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.plays_sittings
+    counts = [Column(key, name, None, narrow) for key, name, narrow in (GOAT_COUNTS if tournament.kind.sittings
                                                                           else COUNTS) if key not in precedence]
     shown = {c.key for c in ordered + counts}
     return ordered + counts + [Column(key, m.name) for key, m in metrics.items() if key not in shown]
@@ -166,7 +166,7 @@ class StandingsTable:
         writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
         entrant = ([gettext("Start number"), gettext("Players")] if self.kind == "pairs"
                    else [gettext("Player"), gettext("Club")])
-        if self.tournament.plays_sittings:
+        if self.tournament.kind.sittings:
             # Goat, Sea Goat and points: the game's own numbers, in the order of the columns.
             numbers: tuple[str, ...] = tuple(c.key for c in self.columns)
             writer.writerow([gettext("Rank"), *entrant, *(str(c.name) for c in self.columns), gettext("Withdrawn")])

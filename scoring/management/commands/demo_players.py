@@ -16,11 +16,12 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from scoring import pipeline
-from scoring.live import clock, play
+from scoring import engine
+from scoring.live import play
+from scoring.management.commands.load_demo import DEMO_PIN, DEMO_SLUG, GOAT_SLUG
 from scoring.models import LiveTable, Partition
-from scoring.services import engine_partition, engine_sitting
-from tournaments.management.commands.load_demo import DEMO_PIN, DEMO_SLUG, GOAT_SLUG
+from scoring.recording import clock, pipeline
+from scoring.recording.storage import engine_partition, engine_sitting
 
 #: One move in this many is deliberately too slow.
 SLOW_ONE_IN = 12
@@ -97,13 +98,24 @@ class Command(BaseCommand):
     def options(partition: Partition) -> tuple[list[tuple[str, str | None]], bool] | None:
         """The legal moves (tile, end) of the player to move, and whether he must draw from the
         bazaar instead (a Goat table); None with no deal in play."""
-        if partition.table.tour.tournament.plays_goat:
-            goat_deal = engine_sitting(partition).current
-            if goat_deal is None:
-                return None
-            legal = [(str(m.tile), str(m.end) if m.end else None) for m in goat_deal.legal_moves()]
-            return legal, not legal and goat_deal.can_draw()
-        deal = engine_partition(partition).current
-        if deal is None:
-            return None
-        return [(str(m.tile), str(m.end) if m.end else None) for m in deal.legal_moves()], False
+        return OPTIONS.of(partition.table.tour.tournament.kind)(partition)
+
+
+def _goat_options(partition: Partition) -> tuple[list[tuple[str, str | None]], bool] | None:
+    goat_deal = engine_sitting(partition).current
+    if goat_deal is None:
+        return None
+    legal = [(str(m.tile), str(m.end) if m.end else None) for m in goat_deal.legal_moves()]
+    return legal, not legal and goat_deal.can_draw()
+
+
+def _partition_options(partition: Partition) -> tuple[list[tuple[str, str | None]], bool] | None:
+    deal = engine_partition(partition).current
+    if deal is None:
+        return None
+    return [(str(m.tile), str(m.end) if m.end else None) for m in deal.legal_moves()], False
+
+
+#: The options of a player to move at a live table of each family (a points game is never live).
+OPTIONS = engine.Parts({engine.Family.PARTITION: _partition_options, engine.Family.TILES: _goat_options,
+                        engine.Family.POINTS: None})

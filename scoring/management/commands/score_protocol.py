@@ -13,7 +13,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.engine import RulesError, score_protocol
-from scoring.services import SITTING_FORMAT
+from scoring.recording.formats import SITTING_FORMAT
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db.models.functions import Now
 
-from . import events
+from scoring.push import events
 
 
 @shared_task

@@ -5,7 +5,7 @@ correction, an import, an annulment, a no-show, a move, a draw from the bazaar, 
 
 1. **lock** the partition's row (and its :class:`~scoring.models.LiveTable` when it is played live);
 2. **check** who acts (the operation's own check), a retried idempotency key (the stored change is
-   the answer), the version the client saw (a stale one is a :class:`~scoring.storage.Conflict`);
+   the answer), the version the client saw (a stale one is a :class:`~scoring.recording.storage.Conflict`);
 3. **catch the clocks up** (a live table): a deadline that has passed is recorded first, so nobody
    acts on a stale clock; then the turn the client named (a stale one is a :class:`StaleTurn`);
 4. **act** on the engine's state (:class:`Step`: read once, when first needed); an engine error
@@ -15,7 +15,7 @@ correction, an import, an annulment, a no-show, a move, a draw from the bazaar, 
    awaited seat and its deadline are the engine's, a digital table whose deal was taken back deals
    again, a refereed one awaits the new hands, the referee's clock times the deal the engine is at,
    a finished partition has no clock; the timer of a new deadline is sent after the commit;
-7. **announce** the change to the live screens, last (:func:`scoring.live.events.announce`).
+7. **announce** the change to the live screens, last (:func:`scoring.push.events.announce`).
 
 What differs by game (a sports partition, a sitting of Goat, Sea Goat or points games) is one entry
 of :data:`GAMES`, chosen once per step from the regulations' ``game``.
@@ -37,7 +37,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from celery import current_app
 from django.conf import settings
@@ -51,14 +51,16 @@ from django.utils.translation import gettext as _
 
 from scoring import engine
 from scoring.engine.deal import new_seed
-from scoring.live import clock, events
-from scoring.live.state import table_state, with_table
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, result_summary
+from scoring.push import events
+from scoring.recording import clock
+from scoring.recording.state import table_state, with_table
 from tournaments.models import Tour
 from tournaments.web import jsonreader
 
-from .hands import sees_deal
-from .storage import Conflict, append, engine_error, engine_partition, sitting_at, store_sitting, store_state
+from scoring.recording.hands import sees_deal
+from scoring.recording.storage import (NOT_A_PARTITION, NOT_TILES, Conflict, append, engine_error, engine_partition,
+                                       refuse, sitting_at, store_sitting, store_state)
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +109,11 @@ class ClockLead:
     allowance: int
 
 
+def not_a_no_show() -> ValidationError:
+    """An annulment of a no-show at a table it did not decide."""
+    return ValidationError(_("This partition was not decided by a no-show."))
+
+
 class TableGame:
     """How a table of one game is read, stored and played live. A table of sittings (Goat, Sea
     Goat, points) by default; :class:`SportsTable` and :class:`GoatTable` add what they play."""
@@ -145,10 +152,6 @@ class TableGame:
         """The lead the referee's clock times, when no move of a deal has been tapped."""
         return None
 
-    def refuse_sports(self) -> ValidationError:
-        """A line of the sports score sheet sent to this table."""
-        return ValidationError(_("This table plays a points game: enter the points of each deal."))
-
     def refuse_live(self) -> ValidationError:
         return ValidationError(_("A points game is recorded on the score sheet only: its tables cannot be played "
                                  "live."))
@@ -165,6 +168,16 @@ class TableGame:
         """The no-show deadline passed with ``missing`` seats empty: record it, return who is
         absent (raises the engine's error once the partition has begun)."""
         raise self.refuse_live()
+
+    def keep(self, step: Step) -> None:
+        """Keep the engine's state the step read on the partition row, for the readers after it in
+        the same request (:func:`~scoring.recording.storage.engine_partition`): a sports
+        partition's only, which its readers would otherwise rebuild."""
+
+    def annul_no_show(self, step: Step) -> None:
+        """Put the table back as it was before the no-show that decided it (the chief referee's
+        annulment)."""
+        raise not_a_no_show()
 
     def lapse(self, step: Step, seat: int) -> dict[str, Any]:
         """The awaited move's allowance ran out once more: the violation, as the timeout entry
@@ -227,6 +240,16 @@ class SportsTable(TableGame):
         step.game.record_no_show(absent)
         return absent
 
+    def keep(self, step: Step) -> None:
+        step.partition.engine_cache = (step.partition.version, step.game)
+
+    def annul_no_show(self, step: Step) -> None:
+        if step.game.no_show is None:
+            raise not_a_no_show()
+        stored = step.game.to_dict()
+        stored["events"] = [event for event in stored["events"] if event["type"] != "no_show"]
+        step.replace(engine.Partition.from_dict(stored))
+
     def lapse(self, step: Step, seat: int) -> dict[str, Any]:
         live = step.live
         if live.mode == LiveTable.Mode.CLOCK:
@@ -240,9 +263,6 @@ class GoatTable(TableGame):
     """A sitting of Goat or Sea Goat games (RULES 9.1, 9.2): 2 to 4 seats, a bazaar."""
 
     bazaar = True
-
-    def refuse_sports(self) -> ValidationError:
-        return ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
 
     def can_deal(self, played: engine.GoatSitting) -> bool:
         return not played.is_over
@@ -276,6 +296,18 @@ class GoatTable(TableGame):
         step.sitting.record_no_show(absent)
         return absent
 
+    def annul_no_show(self, step: Step) -> None:
+        played = step.sitting
+        decision = played.games[0].decision
+        if decision is None or decision.reason != engine.GameReason.NO_SHOW:
+            raise not_a_no_show()
+        # The no-show decided every game of the sitting: the first one without it is the sitting before.
+        first = played.games[0].to_dict()
+        first["events"] = [event for event in first["events"] if event["type"] != "no_show"]
+        step.replace(engine.GoatSitting.from_dict({"regulations": played.regulations.to_dict(), "games": [first]}))
+        step.partition.seat_results.all().delete()
+        step.partition.reason, step.partition.finished_at = "", None
+
     def lapse(self, step: Step, seat: int) -> dict[str, Any]:
         """RULES 6, 9.1: a ``move_time`` violation of the game being played (a warning, then
         penalties, counted over the sitting); with ``move_timeout`` forfeit the game ends, and
@@ -291,9 +323,9 @@ class GoatTable(TableGame):
 
 
 SPORTS, GOAT, POINTS = SportsTable(), GoatTable(), TableGame()
-#: The entry of each game (the regulations' ``game``).
-GAMES: dict[str, TableGame] = {engine.Game.SPORTS: SPORTS, engine.Game.GOAT: GOAT, engine.Game.SEA_GOAT: GOAT,
-                               engine.Game.POINTS: POINTS}
+#: The entry of each family of games (:mod:`scoring.engine.kinds`).
+GAMES: engine.Parts[TableGame] = engine.Parts({engine.Family.PARTITION: SPORTS, engine.Family.TILES: GOAT,
+                                               engine.Family.POINTS: POINTS})
 
 
 # -- one operation in progress ------------------------------------------------------------------------
@@ -305,7 +337,7 @@ class Step:
 
     def __init__(self, partition: Partition, live: LiveTable | None, actor: Actor, now: datetime.datetime) -> None:
         self.partition, self._live, self.actor, self.now = partition, live, actor, now
-        self.kind = GAMES[partition.table.tour.tournament.rules.game]
+        self.kind = GAMES.of(partition.table.tour.tournament.kind)
         self._played: Any = None
         self.events_before = 0
         self.before = result_summary(partition)
@@ -337,18 +369,14 @@ class Step:
     @property
     def game(self) -> engine.Partition:
         """The engine's partition of a sports table."""
-        played = self.played()
-        if not isinstance(played, engine.Partition):
-            raise self.kind.refuse_sports()
-        return played
+        refuse(NOT_A_PARTITION, self.partition)
+        return cast(engine.Partition, self.played())
 
     @property
     def sitting(self) -> engine.GoatSitting:
         """The engine's sitting of a Goat or Sea Goat table."""
-        played = self.played()
-        if not isinstance(played, engine.GoatSitting):
-            raise ValidationError(_("This table does not play Goat or Sea Goat."))
-        return played
+        refuse(NOT_TILES, self.partition)
+        return cast(engine.GoatSitting, self.played())
 
     @property
     def seats(self) -> int:
@@ -384,7 +412,7 @@ class Step:
     def announce(self) -> None:
         """The one event of this transaction, for the live screens: a live table as the public
         sees it, a score sheet's result; every action recorded. Last, after every other lock
-        (scoring.live.events)."""
+        (scoring.push.events)."""
         if not self.done:
             return
         if self.is_live:
@@ -466,7 +494,7 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
         try:
             act(step)
         except engine.RulesError as error:
-            # What a hand holds is told only to whoever may see it (scoring.hands), never a phone.
+            # What a hand holds is told only to whoever may see it (scoring.recording.hands), never a phone.
             raise engine_error(error if sees_deal(step.actor.user, step.partition) else error.concealed()) from None
         if step.is_live:
             try:
@@ -475,8 +503,8 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
                 raise engine_error(error) from None
             step.live.save()
         step.announce()
-    if step.read and isinstance(step.played(), engine.Partition):
-        step.partition.engine_cache = (step.partition.version, step.played())
+    if step.read:
+        step.kind.keep(step)
     return step.partition
 
 

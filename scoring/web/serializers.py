@@ -2,7 +2,7 @@
 recording request sends, the history of changes, and the standings.
 
 Input serializers check shapes and types only; every rule (who may record, what the rules allow)
-is the services' (:mod:`scoring.services`) and the engine's. Output serializers read
+is the services' (:mod:`scoring.recording.commands`) and the engine's. Output serializers read
 :class:`PartitionState` (a partition at one version, with its engine partition), history rows and
 standings rows.
 """
@@ -22,9 +22,9 @@ from scoring import engine
 from scoring.engine.rules import DEAL_ENDS, PENALTY_CODES, RESTART_CODES
 from tournaments.serializers import PairSerializer, PlayerSerializer
 
-from . import hands, services
-from .models import Partition, PartitionChange
-from .sanctions import running_lines
+from scoring.models import Partition, PartitionChange
+from scoring.recording import hands, queries, storage
+from scoring.recording.sanctions import running_lines
 
 
 @dataclass
@@ -38,7 +38,7 @@ class PartitionState:
 
     @classmethod
     def of(cls, partition: Partition, version: int | None = None) -> PartitionState:
-        game, summary = services.partition_at(partition, version)
+        game, summary = queries.partition_at(partition, version)
         return cls(partition, partition.version if version is None else version, game, summary)
 
     @property
@@ -64,7 +64,7 @@ class PartitionState:
 
     @cached_property
     def lines(self) -> list[dict[str, Any]]:
-        """The one running total (:func:`scoring.sanctions.running_lines`)."""
+        """The one running total (:func:`scoring.recording.sanctions.running_lines`)."""
         return [{"kind": line.kind, "deal": line.after_deal,
                  "seat": line.deal.seat if line.deal else line.penalty.seat if line.penalty else None,
                  "code": line.penalty.code if line.penalty else None,
@@ -80,7 +80,7 @@ class PartitionState:
 @dataclass
 class SittingState:
     """A Goat or Sea Goat table as it is (``version`` None) or was at an earlier version: its
-    sitting of games (:func:`scoring.services.sitting_at`)."""
+    sitting of games (:func:`scoring.recording.storage.sitting_at`)."""
 
     partition: Partition
     version: int
@@ -90,7 +90,7 @@ class SittingState:
     @classmethod
     def of(cls, partition: Partition, version: int | None = None) -> SittingState:
         return cls(partition, partition.version if version is None else version,
-                   services.engine_sitting(partition, version), services.summary_at(partition, version))
+                   storage.engine_sitting(partition, version), queries.summary_at(partition, version))
 
     @property
     def table(self):
@@ -450,7 +450,7 @@ def seat_field(**kwargs) -> StrictIntegerField:
 
 
 # -- recording actions ---------------------------------------------------------------------------
-# The data of each action of services.OPERATIONS, one serializer each: the API's RecordSerializer
+# The data of each action of commands.OPERATIONS, one serializer each: the API's RecordSerializer
 # and the score sheet's forms (sheet_forms) check it here, so the service gets clean, typed data.
 # Shapes and types only: what the rules allow is the engine's.
 
@@ -501,7 +501,7 @@ class ForfeitDataSerializer(ClosedSerializer):
     pair = StrictChoiceField(choices=("A", "B"))
 
 
-#: The data serializer of each action of services.OPERATIONS.
+#: The data serializer of each action of commands.OPERATIONS.
 ACTION_DATA: dict[str, type[ClosedSerializer]] = {
     "lead": LeadDataSerializer, "deal": DealDataSerializer, "penalty": PenaltyDataSerializer,
     "violation": ViolationDataSerializer, "annul": AnnulDataSerializer, "time": TimeDataSerializer,
@@ -509,7 +509,7 @@ ACTION_DATA: dict[str, type[ClosedSerializer]] = {
 }
 
 
-# A Goat or Sea Goat table's lines (services.record_goat_deal, record_goat, annul_goat_penalty).
+# A Goat or Sea Goat table's lines (commands.record_goat_deal, record_goat, annul_goat_penalty).
 
 
 #: How a deal of Goat or Sea Goat ends (engine.GoatEnd).

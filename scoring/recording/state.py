@@ -5,15 +5,15 @@ hands he entered (and, at a Goat table, the tiles left in the bazaar, which he m
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from scoring import engine
 from scoring.models import LiveTable, Partition, result_summary
-from scoring.storage import engine_partition, engine_sitting
+from scoring.recording.storage import engine_partition, engine_sitting
 from tournaments.models import Player, Table, Tour
 
-from . import clock
+from scoring.recording import clock
 
 
 def with_table(partition: Partition) -> Partition:
@@ -54,11 +54,19 @@ def table_state(partition: Partition, *, seats: Collection[int] = (), referee: b
     neither, as the public does. ``partition`` comes with its ``live`` row and table loaded."""
     live: LiveTable | None = getattr(partition, "live", None)
     entered = referee and live is not None and live.mode == LiveTable.Mode.REFEREED  # he sees what he entered
-    if partition.table.tour.tournament.rules.is_goat:
-        sitting = game if isinstance(game, engine.GoatSitting) else engine_sitting(partition)
-        return _goat_state(partition, live, sitting, range(1, sitting.regulations.players + 1) if entered else seats,
-                           bazaar=entered)
-    game = game if isinstance(game, engine.Partition) else engine_partition(partition)
+    return STATES.of(partition.table.tour.tournament.kind)(partition, live, game, seats, entered)
+
+
+def _tiles_state(partition: Partition, live: LiveTable | None, game: Any, seats: Collection[int],
+                 entered: bool) -> dict[str, Any]:
+    sitting = game if game is not None else engine_sitting(partition)
+    return _goat_state(partition, live, sitting, range(1, sitting.regulations.players + 1) if entered else seats,
+                       bazaar=entered)
+
+
+def _partition_state(partition: Partition, live: LiveTable | None, game: Any, seats: Collection[int],
+                     entered: bool) -> dict[str, Any]:
+    game = game if game is not None else engine_partition(partition)
     table = partition.table
     status = game.status()
     state: dict[str, Any] = {
@@ -150,6 +158,13 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
             current["bazaar_tiles"] = [str(engine.TILES[i]) for i in sorted(deal.bazaar)]
         state["current"] = current
     return state
+
+
+#: The state of a table of each family (a points game's table is never live: reading it as a
+#: partition refuses it with its family's message).
+STATES: engine.Parts[Callable[[Partition, LiveTable | None, Any, Collection[int], bool], dict[str, Any]]] = (
+    engine.Parts({engine.Family.PARTITION: _partition_state, engine.Family.TILES: _tiles_state,
+                  engine.Family.POINTS: _partition_state}))
 
 
 def scope_state(tournament_id: int, tour: int | None, table: int | None) -> list[dict[str, Any]]:

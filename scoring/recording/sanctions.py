@@ -65,7 +65,7 @@ def event_times(changes: Iterable[PartitionChange]) -> list[datetime.datetime]:
     happened: the time of the change that first wrote it, as long as later changes (corrections)
     leave it as it was; for a clock's lapse, the deadline it fell at (RULES 6), not the moment
     it was recorded. A change of a live table keeps no state but counts the engine's events
-    after it (:func:`scoring.services.state_at`): the events it added are its own."""
+    after it (:func:`scoring.recording.queries.state_at`): the events it added are its own."""
     events: list[dict] = []  # the events as the last change that kept the state wrote them
     times: list[datetime.datetime] = []
     for change in changes:

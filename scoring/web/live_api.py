@@ -1,6 +1,6 @@
 """The REST API of live tables: ``/api/partitions/{id}/live/...``, thin views over
 :mod:`scoring.live.play`. Every answer is the table as the caller may see it
-(:func:`scoring.live.state.table_state`). A device holding a seat of a digital table sends its
+(:func:`scoring.recording.state.table_state`). A device holding a seat of a digital table sends its
 token in the ``X-Seat-Token`` header; the referee and the chief referee use their login."""
 
 from __future__ import annotations
@@ -16,19 +16,19 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import hands, pipeline
-from scoring.api import client_address
 from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
-from scoring.serializers import ClosedSerializer, PipsSerializer, StrictBooleanField, StrictCharField, \
+from scoring.recording import hands, pipeline
+from scoring.web.api import client_address
+from scoring.web.serializers import ClosedSerializer, PipsSerializer, StrictBooleanField, StrictCharField, \
     StrictChoiceField, StrictIntegerField, seat_field
 from tournaments import permissions
 from tournaments.models import Tour
 from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, valid
 from tournaments.web.parsers import JSONParser
 
-from . import play
-from .state import table_state, with_table
+from scoring.live import play
+from scoring.recording.state import table_state, with_table
 
 DEVICE_ID = OpenApiParameter(
     "X-Device-Id", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,

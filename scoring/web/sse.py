@@ -4,13 +4,13 @@ Visible to whoever may see the tournament (a draft is a 404 but for its staff). 
 ``?table=N`` keep the events of one tour and one table (their numbers); ``?after=N`` or the
 ``Last-Event-ID`` header (which wins: the browser sends it when it reconnects) replays what came
 after event N first. Each event is ``id:`` (its number), ``event:`` (its kind) and ``data:``
-(JSON); see :func:`scoring.live.stream.stream` for ``hello`` and ``reset``.
+(JSON); see :func:`scoring.push.stream.stream` for ``hello`` and ``reset``.
 
 Under WSGI (``manage.py runserver``, the tests' live server) a request cannot be held open
 without holding a thread for good: the answer is what the stream would send first and ends there,
 and the browser's EventSource asks again after ``retry`` with the last number it got.
 
-One client address holds at most ``LIVE_STREAMS_PER_ADDRESS`` streams (:mod:`scoring.live.quota`;
+One client address holds at most ``LIVE_STREAMS_PER_ADDRESS`` streams (:mod:`scoring.push.quota`;
 under WSGI, while each poll is answered); past it the answer is 429.
 """
 
@@ -27,13 +27,13 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.api import client_address
+from scoring.web.api import client_address
 from tournaments import permissions
 from tournaments.web.api import error_body
 
-from . import quota
-from .state import scope_state
-from .stream import Message, opening, stream
+from scoring.push import quota
+from scoring.push.stream import Message, opening, stream
+from scoring.recording.state import scope_state
 
 #: How long a browser waits before it reconnects, in milliseconds.
 RETRY_MILLISECONDS = 1000

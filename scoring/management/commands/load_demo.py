@@ -11,13 +11,13 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from scoring import services as scoring_services
+pass  # REMOVED-IMPORT
 from scoring.engine.simulate import play_random_goat_game, play_random_partition
 from scoring.live import play as live_play
 from scoring.protocols.confirmations import set_pin
-from tournaments import rating, services
-from tournaments import tours
-from tournaments.models import Player, PlayMode, Tour, Tournament
+from scoring.recording import commands
+from tournaments import rating, services, tours
+from tournaments.models import PlayMode, Player, Tour, Tournament
 
 # The logins README.md and `make run` announce: (username, password, superuser). Only the
 # superuser is staff of the admin site; the referees work on the site's own pages.
@@ -199,9 +199,9 @@ class Command(BaseCommand):
     def play(referee, partition_id, tournament, seed, deals=None):
         """Record a partition as a referee would, deal by deal, from a randomly played one."""
         game = play_random_partition(tournament.rules, seed=seed)
-        scoring_services.record(referee, partition_id, "lead", {"seat": game.first_leader})
+        commands.record(referee, partition_id, "lead", {"seat": game.first_leader})
         for deal in game.deals[:deals]:
-            scoring_services.record(referee, partition_id, "deal", {
+            commands.record(referee, partition_id, "deal", {
                 "end": deal.end, "seat": deal.seat, "pips": {"A": deal.pips[0], "B": deal.pips[1]}})
 
     @transaction.atomic
@@ -216,8 +216,8 @@ class Command(BaseCommand):
             starts_on=today, ends_on=today, format=Tournament.Format.INDIVIDUAL, regulations={"game": "goat"})
         services.add_role(organiser, tournament, chief.username, "chief_referee")
         services.add_role(organiser, tournament, referee.username, "referee")
-        for player in GOAT_PLAYERS:
-            services.register_player(organiser, tournament, player_data(player))
+        for names in GOAT_PLAYERS:
+            services.register_player(organiser, tournament, player_data(names))
         for number in range(1, GOAT_PLAYED_TOURS + 2):
             tour = tours.generate_tour(organiser, tournament)
             for table in tour.tables.all():
@@ -247,9 +247,9 @@ class Command(BaseCommand):
         lead = True
         for deal in game.deals[:deals]:
             if deal.end == "redeal":
-                scoring_services.record_goat_deal(referee, partition_id, {"end": "redeal"})
+                commands.record_goat_deal(referee, partition_id, {"end": "redeal"})
                 continue
             data = {"end": deal.end, "seat": deal.seat, "values": {str(s): v for s, v in enumerate(deal.values, 1)}}
             if lead:
                 data["lead"], lead = deal.leader, False
-            scoring_services.record_goat_deal(referee, partition_id, data)
+            commands.record_goat_deal(referee, partition_id, data)

@@ -1,11 +1,11 @@
 """The outbox of live screens: every change of a partition becomes a numbered
 :class:`~scoring.models.LiveEvent`, written in the change's own transaction.
 
-:func:`announce` is the last step of a change (:func:`scoring.pipeline.change`). It takes the
+:func:`announce` is the last step of a change (:func:`scoring.recording.pipeline.change`). It takes the
 tournament's next number by updating its :class:`~scoring.models.EventCounter` row, whose lock
 is held to the commit: a second change of the tournament waits for it, takes the next number and
 commits after it. So numbers are gapless and commit in order, and a reader that sees number ``n``
-has seen every number below it (:mod:`scoring.live.stream` relies on it). A change that is rolled
+has seen every number below it (:mod:`scoring.push.stream` relies on it). A change that is rolled
 back takes its number and its event with it. After the commit the event is published on Redis
 (when REDIS_URL is set) to wake the live screens at once; a lost message costs only a delay,
 since the streams read the table too.

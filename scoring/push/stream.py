@@ -3,12 +3,12 @@ happens, in the order of their numbers, never with a gap or twice.
 
 :func:`stream` is what one live screen reads. The events come from one :class:`Hub` per event
 loop (a web server process has one): with REDIS_URL, one pattern subscription to every
-tournament's channel (:data:`scoring.live.events.CHANNEL_PATTERN`), fanned out to the streams
+tournament's channel (:data:`scoring.push.events.CHANNEL_PATTERN`), fanned out to the streams
 by tournament, tour and table; every :data:`CHECK_SECONDS`, on every (re)subscription and on
 every Redis error the hub also reads the events table, so a message Redis lost is late, never
 missing. Without Redis the hub reads the table every :data:`POLL_SECONDS`.
 
-Numbers commit in order (:mod:`scoring.live.events`): reading the table after number ``n``
+Numbers commit in order (:mod:`scoring.push.events`): reading the table after number ``n``
 finds every event committed after it, so the hub takes a message whose number is not the next
 one as the sign of a lost or early message and reads the table instead.
 
@@ -38,7 +38,7 @@ from django.db.models import Min, Q
 
 from scoring.models import LiveEvent
 
-from .events import CHANNEL_PATTERN, last_number
+from scoring.push.events import CHANNEL_PATTERN, last_number
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ QUEUE_SIZE = 1000
 T = TypeVar("T")
 #: Where a stream listens: (tournament id, tour number or None, table number or None).
 Scope = tuple[int, int | None, int | None]
-#: The state of the tables of a scope, for a ``reset`` (:func:`scoring.live.state.scope_state`).
+#: The state of the tables of a scope, for a ``reset`` (:func:`scoring.recording.state.scope_state`).
 Snapshot = Callable[[int, int | None, int | None], list[dict[str, Any]]]
 
 

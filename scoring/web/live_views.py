@@ -2,14 +2,14 @@
 the referee's tablet; starting a tour and choosing how its tables are played.
 
 Thin, like the score sheet: every write is one service of :mod:`scoring.live.play` (or
-:func:`scoring.services.record` for an annulment), what a page shows is
-:func:`scoring.live.state.table_state` for that viewer (a player's page is built from his own
+:func:`scoring.recording.commands.record` for an annulment), what a page shows is
+:func:`scoring.recording.state.table_state` for that viewer (a player's page is built from his own
 state, which holds no other hand) with the names and labels of the score sheet. Each page is a
 frame around one fragment: the script (static/js/live.js) fetches the fragment again when the
 table changes and posts the forms in it; without the script the forms post and redirect, and
 the pages that only watch reload themselves.
 
-Every request of a page catches the table's clocks up first (:func:`scoring.pipeline.expire`):
+Every request of a page catches the table's clocks up first (:func:`scoring.recording.pipeline.expire`):
 a clock that ran out is on the page even when no worker recorded it yet.
 """
 
@@ -19,6 +19,7 @@ import datetime
 import re
 import secrets
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -32,18 +33,25 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import engine, hands, labels, pipeline, services, storage
+from scoring import engine, labels
+
 from scoring.models import LiveTable, Partition, SeatHolder
 from scoring.protocols.rendering import qr_svg
-from scoring.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
-from scoring.sheet_views import protocol_context
+from scoring.recording import hands, pipeline, storage
+from scoring.web.sheet_forms import AnnulForm, DealForm, GoatDealEndForm
+from scoring.web.sheet_views import protocol_context
 from tournaments import permissions, pins
 from tournaments.models import Tour
+from tournaments.pages import chief_page, organiser_page
 from tournaments.standings import standings_table
-from tournaments.web.pages import chief_page, organiser_page
 
-from . import clock, hall, play
-from .state import table_state
+from scoring.recording import clock
+
+from scoring.web import hall
+
+from scoring.live import play
+from scoring.recording import commands, storage
+from scoring.recording.state import table_state
 
 #: The cookie holding a seat of a digital table, scoped to the table's pages (seat-ru, seat-en: the
 #: pages of each language have their own path).
@@ -62,7 +70,7 @@ FETCH = "fetch"
 def _played_live(tournament) -> None:
     """A points game's tables are never played live (:func:`scoring.live.play.set_play_mode`):
     nothing here shows them."""
-    if tournament.rules.scored_by_hand:
+    if LIVE.get(tournament.kind) is None:
         raise Http404(_("A points game is recorded on the score sheet only: its tables cannot be played live."))
 
 
@@ -110,7 +118,7 @@ def _moves(legal: list[dict[str, Any]]) -> dict[str, list[str]]:
 def table_context(partition: Partition, *, seats: Collection[int] = (),
                   referee: bool = False) -> dict[str, Any]:
     """Everything a fragment shows, from the table's state as this viewer may see it."""
-    game = services.engine_partition(partition)
+    game = storage.engine_partition(partition)
     state = table_state(partition, seats=seats, referee=referee, game=game)
     context = protocol_context(partition, game)
     seat_list = context["seats"]
@@ -176,7 +184,7 @@ def goat_context(partition: Partition, *, seats: Collection[int] = (), referee: 
     (with ``teams`` in pairs), the game's scores and memorised points, the bazaar's count; the
     viewer's hand, and on his move his playable tiles, or the bazaar to draw from (the
     ``referee`` of a refereed table: every hand, table_state)."""
-    sitting = services.engine_sitting(partition)
+    sitting = storage.engine_sitting(partition)
     state = table_state(partition, seats=seats, referee=referee, game=sitting)
     table = partition.table
     rules = sitting.regulations
@@ -191,7 +199,7 @@ def goat_context(partition: Partition, *, seats: Collection[int] = (), referee: 
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
         "seats": seat_list, "goat": True, "sitting": sitting, **_board(partition, state, seat_list),
         "status": {"deal": len(sitting.game.deals) + 1, "next": "over" if partition.is_finished else ""},
-        "scores": scores, "carry": state["carry"], "sea_goat": state["goat"] == "sea_goat",
+        "scores": scores, "carry": state["carry"], "sea_goat": not engine.kind_of(sitting.regulations).marks_goats,
         "results": partition.seat_results.order_by("seat") if partition.is_finished else [],
         "must_draw": bool(current and current.get("must_draw")),
         # Sea Goat (RULES 9.2): two doubles at once, the first on the left end, the second on the right.
@@ -202,13 +210,7 @@ def goat_context(partition: Partition, *, seats: Collection[int] = (), referee: 
 
 def _context(partition: Partition, *, seats: Collection[int] = ()) -> dict[str, Any]:
     """The fragment's context of the table, whatever its game."""
-    if partition.table.tour.tournament.plays_goat:
-        return goat_context(partition, seats=seats)
-    return table_context(partition, seats=seats)
-
-
-def _fragment_template(partition: Partition, sports: str) -> str:
-    return "live/goat_fragment.html" if partition.table.tour.tournament.plays_goat else sports
+    return _live_of(partition).context(partition, seats=seats)
 
 
 def _fragment(request: HttpRequest, template: str, context: dict[str, Any], *, error: str = "",
@@ -275,7 +277,7 @@ def _frame(partition: Partition, fragment: str) -> dict[str, Any]:
     table = partition.table
     return {
         "fragment_url": _url(fragment, partition),
-        # The tournament's live events of this table (scoring.live.sse), one kind per action
+        # The tournament's live events of this table (scoring.web.sse), one kind per action
         # recorded: the script listens to each.
         "events_url": f"/api/tournaments/{table.tour.tournament.slug}/live/events/?tour={table.tour.number}"
                       f"&table={table.number}",
@@ -289,14 +291,14 @@ def live_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
     partition = _partition(request, slug, number, table)
     return render(request, "live/table.html", {
         **_context(partition), **_frame(partition, "live-table-fragment"),
-        "fragment_template": _fragment_template(partition, "live/table_fragment.html"), "reload": True})
+        "fragment_template": _live_of(partition).table_template, "reload": True})
 
 
 def live_table_fragment(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     partition = _partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, _fragment_template(partition, "live/table_fragment.html"), _context(partition))
+    return _fragment(request, _live_of(partition).table_template, _context(partition))
 
 
 # -- the player's phone ---------------------------------------------------------------------------------
@@ -316,8 +318,8 @@ def _play_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
 
 def _play_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
     partition.refresh_from_db()
-    return _fragment(request, _fragment_template(partition, "live/play_fragment.html"),
-                     _play_context(request, partition), error=error, status=status)
+    return _fragment(request, _live_of(partition).play_template, _play_context(request, partition), error=error,
+                     status=status)
 
 
 def _table_paths(partition: Partition) -> dict[str, str]:
@@ -370,7 +372,7 @@ def live_play(request: HttpRequest, slug: str, number: int, table: int) -> HttpR
     response = render(request, "live/play.html", {
         **context, **_frame(partition, "live-play-fragment"),
         # Without the script a seated player's page reloads itself; the PIN form must not.
-        "fragment_template": _fragment_template(partition, "live/play_fragment.html"),
+        "fragment_template": _live_of(partition).play_template,
         "reload": context["my_seat"] is not None})
     _device(request, response)
     return response
@@ -380,8 +382,7 @@ def live_play_fragment(request: HttpRequest, slug: str, number: int, table: int)
     partition = _partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, _fragment_template(partition, "live/play_fragment.html"),
-                     _play_context(request, partition))
+    return _fragment(request, _live_of(partition).play_template, _play_context(request, partition))
 
 
 # -- the referee's tablet -------------------------------------------------------------------------------
@@ -396,8 +397,7 @@ def _referee_partition(request: HttpRequest, slug: str, number: int, table: int)
 
 
 def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, Any]:
-    goat = partition.table.tour.tournament.plays_goat
-    context = _goat_referee_context(request, partition) if goat else _sports_referee_context(request, partition)
+    context = _live_of(partition).referee_context(request, partition)
     hands.look_at_state(request.user, partition, context["state"], route="tablet", address=_address(request))
     holders = set(SeatHolder.objects.filter(partition=partition).exclude(token_hash="").values_list("seat", flat=True))
     live = context["live"]
@@ -422,7 +422,7 @@ def _referee_context(request: HttpRequest, partition: Partition) -> dict[str, An
 
 
 def _shown(request: HttpRequest, partition: Partition) -> dict[str, Any]:
-    """What of the hands the tablet shows its user (scoring.hands): every hand he entered, or the
+    """What of the hands the tablet shows its user (scoring.recording.hands): every hand he entered, or the
     hand of a seat no phone holds when its player is awaited."""
     lost = hands.moves_for(request.user, partition)
     return {"seats": [lost] if lost is not None else [],
@@ -460,14 +460,9 @@ def _goat_referee_context(request: HttpRequest, partition: Partition) -> dict[st
     }
 
 
-def _referee_template(partition: Partition) -> str:
-    return ("live/goat_referee_fragment.html" if partition.table.tour.tournament.plays_goat
-            else "live/referee_fragment.html")
-
-
 def _referee_fragment(request: HttpRequest, partition: Partition, error: str = "", status: int = 200) -> HttpResponse:
     partition.refresh_from_db()
-    return _fragment(request, _referee_template(partition), _referee_context(request, partition), error=error,
+    return _fragment(request, _live_of(partition).referee_template, _referee_context(request, partition), error=error,
                      status=status)
 
 
@@ -477,14 +472,16 @@ def _hands(request: HttpRequest, seats: int) -> dict[str, list[str]]:
     return {str(seat): request.POST.get(f"hand_{seat}", "").replace(",", " ").split() for seat in range(1, seats + 1)}
 
 
+def _goat_deal_result(request: HttpRequest, partition: Partition) -> Partition:
+    """A Goat deal's result at the referee's clock: its hand values (the Goat score sheet's form)."""
+    goat = GoatDealEndForm(request.POST)
+    if not goat.is_valid():
+        raise ValidationError([message for errors in goat.errors.values() for message in errors])
+    return play.clock_goat_result(request.user, partition.pk, goat.deal, address=_address(request))
+
+
 def _deal_result(request: HttpRequest, partition: Partition) -> Partition:
-    """The deal's result at the referee's clock: the pips of the pairs, or a Goat deal's hand
-    values (the Goat score sheet's form)."""
-    if partition.table.tour.tournament.plays_goat:
-        goat = GoatDealEndForm(request.POST)
-        if not goat.is_valid():
-            raise ValidationError([message for errors in goat.errors.values() for message in errors])
-        return play.clock_goat_result(request.user, partition.pk, goat.deal, address=_address(request))
+    """A sports deal's result at the referee's clock: the pips of the pairs."""
     form = DealForm(request.POST)
     if not form.is_valid():
         raise ValidationError([message for errors in form.errors.values() for message in errors])
@@ -493,12 +490,40 @@ def _deal_result(request: HttpRequest, partition: Partition) -> Partition:
                                   address=_address(request))
 
 
+@dataclass(frozen=True)
+class LiveKind:
+    """The live pages of a family of games: the context of a table's fragment, its templates for
+    the public, the players and the referee, the referee's context, and what takes a deal's
+    result at the referee's clock."""
+
+    context: Callable[..., dict[str, Any]]
+    table_template: str
+    play_template: str
+    referee_context: Callable[[HttpRequest, Partition], dict[str, Any]]
+    referee_template: str
+    deal_result: Callable[[HttpRequest, Partition], Partition]
+
+
+#: The live pages of each family; a points game is never played live (RULES 9.3).
+LIVE: engine.Parts[LiveKind] = engine.Parts({
+    engine.Family.PARTITION: LiveKind(table_context, "live/table_fragment.html", "live/play_fragment.html",
+                                      _sports_referee_context, "live/referee_fragment.html", _deal_result),
+    engine.Family.TILES: LiveKind(goat_context, "live/goat_fragment.html", "live/goat_fragment.html",
+                                  _goat_referee_context, "live/goat_referee_fragment.html", _goat_deal_result),
+    engine.Family.POINTS: None,
+})
+
+
+def _live_of(partition: Partition) -> LiveKind:
+    return LIVE.of(partition.table.tour.tournament.kind)
+
+
 def _annul(request: HttpRequest, partition: Partition) -> Partition:
     form = AnnulForm({**request.POST.dict(), "version": partition.version})
     if not form.is_valid():
         raise ValidationError([message for errors in form.errors.values() for message in errors])
     _action, data = form.recording
-    return services.record(request.user, partition.pk, "annul", data, idempotency_key=form.cleaned_data["key"],
+    return commands.record(request.user, partition.pk, "annul", data, idempotency_key=form.cleaned_data["key"],
                            address=_address(request))
 
 
@@ -528,7 +553,7 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
     if action == "allowance":
         return play.set_allowance(user, pk, _int(post.get("turn"), _("Turn")), post.get("kind", ""), address=address)
     if action == "result":
-        return _deal_result(request, partition)
+        return _live_of(partition).deal_result(request, partition)
     if action == "pause":
         return play.pause(user, pk, post.get("reason", ""), address=address)
     if action == "resume":
@@ -536,7 +561,7 @@ def _referee_action(request: HttpRequest, partition: Partition) -> Partition:
     if action == "annul":
         return _annul(request, partition)
     if action == "annul_no_show":
-        return services.annul_no_show(user, pk, reason=post.get("reason", ""), address=address)
+        return commands.annul_no_show(user, pk, reason=post.get("reason", ""), address=address)
     raise Http404(_("There is no such action."))
 
 
@@ -554,7 +579,7 @@ def live_referee(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     # No reload without the script: it would wipe the hands or the result being typed.
     return render(request, "live/referee.html", {
         **_referee_context(request, partition), **_frame(partition, "live-referee-fragment"),
-        "fragment_template": _referee_template(partition)})
+        "fragment_template": _live_of(partition).referee_template})
 
 
 @login_required
@@ -562,7 +587,7 @@ def live_referee_fragment(request: HttpRequest, slug: str, number: int, table: i
     partition = _referee_partition(request, slug, number, table)
     if _unchanged(request, partition):
         return HttpResponse(status=204)
-    return _fragment(request, _referee_template(partition), _referee_context(request, partition))
+    return _fragment(request, _live_of(partition).referee_template, _referee_context(request, partition))
 
 
 # -- the hall screen and the chief referee's view of a tour -------------------------------------------

@@ -5,7 +5,7 @@ history of versions. A Goat or Sea Goat table has its own sheet (its sitting's g
 deal, penalties, the table's time) and correction page; import, export and history serve both.
 A points game's table has its sheet (each deal's points) and its export only.
 
-Thin: every write is one call of :mod:`scoring.services` (which holds the transaction, the lock
+Thin: every write is one call of :mod:`scoring.recording.commands` (which holds the transaction, the lock
 and the permission check); what the sheet shows — totals, deals, penalties, who leads, what
 comes next — is read from the engine's partition, never computed here. A refusal shows the
 service's message and nothing is stored; a stale version (another tab, another device) shows
@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -32,14 +32,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import permissions, pins
 from tournaments.models import Player, Table, Tour
 
-from . import engine, labels, pipeline, services, storage
-from .sanctions import delta_text, partition_times, running_lines, sanctions
-from .engine.deal import pair_of
-from .live import clock, play
-from .models import Partition
-from .sheet_forms import (GOAT_SHEET_FORMS, SHEET_FORMS, ActionForm, AnnulNoShowForm, CorrectionForm, GoatAnnulForm,
-                          GoatCorrectionForm, GoatDealForm, GoatViolationAnnulForm, ImportForm, NoShowForm,
-                          PointsDealForm, StampedForm)
+from scoring import engine, labels
+
+from scoring.engine.deal import pair_of
+from scoring.live import play
+from scoring.models import Partition
+from scoring.recording import clock, commands, pipeline, queries, storage
+from scoring.recording.sanctions import delta_text, partition_times, running_lines, sanctions
+from scoring.web.sheet_forms import (ActionForm, AnnulNoShowForm, CorrectionForm, GOAT_SHEET_FORMS, GoatAnnulForm,
+                                     GoatCorrectionForm, GoatDealForm, GoatViolationAnnulForm, ImportForm, NoShowForm,
+                                     PointsDealForm, SHEET_FORMS, StampedForm)
 
 #: A form of a sheet.
 F = TypeVar("F", bound=StampedForm)
@@ -69,12 +71,11 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
     return redirect(_sheet_url(partition))
 
 
-def _partition(request, slug: str, number: int, table: int, goat: bool | None = None,
-               points: bool = False) -> Partition:
-    """The partition at a table, for whoever may record it (a 403 for anyone else). ``goat``: the
-    page is made for a Goat or Sea Goat table only (True) or for a sports one only (False): a
-    404 for the other. A points game's table has only its sheet and its export (``points``): no
-    import, history or corrections yet."""
+def _partition(request, slug: str, number: int, table: int, serves: str = "recorded") -> Partition:
+    """The partition at a table, for whoever may record it (a 403 for anyone else), on a page
+    that ``serves`` its family of games (:data:`SERVES`; a 404 for another): ``recorded`` (every
+    family but a points game's, whose table has only its sheet and its export: no import,
+    history or corrections yet), ``every``, ``partition`` or ``tiles`` only."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -85,7 +86,7 @@ def _partition(request, slug: str, number: int, table: int, goat: bool | None = 
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
     tournament = partition.table.tour.tournament
-    if (goat is not None and tournament.plays_goat != goat) or (tournament.rules.scored_by_hand and not points):
+    if not SERVES[serves].of(tournament.kind):
         raise Http404(_("This page is not made for this table's game."))
     return partition
 
@@ -103,7 +104,7 @@ def _sheet_url(partition: Partition) -> str:
 class Seat:
     number: int
     player: Player
-    pair: str  # "A" | "B"; "" for a Goat player each for himself (scoring.live.hall)
+    pair: str  # "A" | "B"; "" for a Goat player each for himself (scoring.web.hall)
 
 
 def seats_of(table: Table) -> list[Seat]:
@@ -133,7 +134,7 @@ def deal_lines(game: engine.Partition, seats: list[Seat]) -> list[dict[str, Any]
 
 
 def running_total(game: engine.Partition, deals: list[dict[str, Any]], seats: list[Seat]) -> list[dict[str, Any]]:
-    """The one running total (:func:`scoring.sanctions.running_lines`): each line ``deal``
+    """The one running total (:func:`scoring.recording.sanctions.running_lines`): each line ``deal``
     (its line of ``deals``) or ``penalty`` (seat, code), with what it added and the totals after."""
     by_number = {d["n"]: d for d in deals}
     return [{"deal": by_number[line.deal.n] if line.deal else None, "delta": delta_text(line.delta),
@@ -145,7 +146,7 @@ def running_total(game: engine.Partition, deals: list[dict[str, Any]], seats: li
 
 def sanction_lines(game: engine.Partition, seats: list[Seat], times: Sequence[datetime.datetime] = ()
                    ) -> list[dict[str, Any]]:
-    """Warnings and penalties as the engine recorded them (:func:`scoring.sanctions.sanctions`),
+    """Warnings and penalties as the engine recorded them (:func:`scoring.recording.sanctions.sanctions`),
     with the players' names and labels and when each happened (``times``)."""
     return [{"sanction": s, "after_deal": s.after_deal, "seat": _seat(seats, s.seat), "code": s.code,
              "code_label": labels.VIOLATIONS_SHORT.get(s.code, s.code), "consequence": s.consequence,
@@ -186,12 +187,12 @@ def my_tables(request):
     """The tables the user records: his own in the tours under way; a chief referee or an
     organiser also every table of his tournaments, the finished tours too."""
     user = request.user
-    tables = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
+    refereed = (permissions.refereed_tables(user).exclude(tour__status=Tour.Status.DRAFT)
               .select_related("tour__tournament", "partition__live", "referee", "pair_a__first", "pair_a__second",
                               "pair_b__first", "pair_b__second", "seat1", "seat2", "seat3", "seat4")
               .order_by("-tour__tournament__starts_on", "tour__tournament__name", "-tour__number", "number"))
     chief = set(permissions.refereeing_all(user).values_list("pk", flat=True))
-    tables = [t for t in tables if t.tour.status != Tour.Status.FINISHED or t.tour.tournament_id in chief]
+    tables = [t for t in refereed if t.tour.status != Tour.Status.FINISHED or t.tour.tournament_id in chief]
     # Players with many wrong PINs in the last hour: their tables are flagged (tournaments.pins).
     now = clock.now()
     alerted = pins.alerts({player.pk for table in tables for player in table.players}, now)
@@ -283,11 +284,12 @@ def sheet(request, slug: str, number: int, table: int):
     """One step of the partition per screen: what the engine says comes next, the form for it,
     the totals and the deals so far; the rarer actions below, folded. A Goat or Sea Goat table
     has its own sheet (:func:`goat_sheet`), and so has a points game's (:func:`points_sheet`)."""
-    partition = _partition(request, slug, number, table, points=True)
-    if partition.table.tour.tournament.plays_goat:
-        return goat_sheet(request, partition)
-    if partition.table.tour.tournament.plays_sittings:
-        return points_sheet(request, partition)
+    partition = _partition(request, slug, number, table, "every")
+    return PAGES.of(partition.table.tour.tournament.kind).sheet(request, partition)
+
+
+def sports_sheet(request, partition: Partition):
+    """A sports partition's score sheet (:func:`sheet`)."""
     bound = _bound(request, SHEET_FORMS)
     confirm_no_show = None
     if bound is not None:
@@ -300,14 +302,14 @@ def sheet(request, slug: str, number: int, table: int):
             if written is not None:
                 return written
             partition.refresh_from_db()
-    game = services.engine_partition(partition)
+    game = storage.engine_partition(partition)
     tournament = partition.table.tour.tournament
     can_referee_all = permissions.can_referee_all(request.user, tournament)
     return render(request, "scoring/sheet.html", {
         **protocol_context(partition, game),
         "forms": _forms(bound),
         "refused": bound is not None and bool(bound.errors),
-        # Annulling a warning or a penalty is the chief referee's (scoring.services.CHIEF_ONLY).
+        # Annulling a warning or a penalty is the chief referee's (scoring.recording.commands.CHIEF_ONLY).
         "can_annul": can_referee_all and not partition.is_finished,
         "can_referee_all": can_referee_all,
         "can_annul_no_show": can_referee_all and partition.reason == engine.Reason.NO_SHOW,
@@ -322,7 +324,7 @@ def sheet(request, slug: str, number: int, table: int):
 def sheet_check_in(request, slug: str, number: int, table: int):
     """The referee ticks a player present at a score-sheet table (``seat``), or unticks one ticked
     by mistake (``untick``) (:func:`scoring.live.play.check_in`)."""
-    partition = _partition(request, slug, number, table, points=True)
+    partition = _partition(request, slug, number, table, "every")
     present = "untick" not in request.POST
     seat = request.POST.get("seat" if present else "untick", "")
     try:
@@ -343,10 +345,10 @@ def _sheet_write(request, partition: Partition, form: StampedForm) -> Callable[[
     stamp = {"version": form.cleaned_data["version"], "idempotency_key": form.cleaned_data["key"],
              "address": _address(request)}
     if isinstance(form, AnnulNoShowForm):
-        return lambda: services.annul_no_show(request.user, partition.pk, reason=form.cleaned_data["reason"], **stamp)
+        return lambda: commands.annul_no_show(request.user, partition.pk, reason=form.cleaned_data["reason"], **stamp)
     assert isinstance(form, ActionForm)
     action, data = form.recording
-    return lambda: services.record(request.user, partition.pk, action, data, **stamp)
+    return lambda: commands.record(request.user, partition.pk, action, data, **stamp)
 
 
 def _no_show_verdict(partition: Partition, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -364,9 +366,9 @@ def _no_show_verdict(partition: Partition, data: Mapping[str, Any]) -> dict[str,
 def goat_sheet(request, partition: Partition):
     """The sheet of a Goat or Sea Goat table: the games of the sitting with their deals (charges
     or credits and the scores after each) and penalties, read from the engine; the form of the
-    next deal (:func:`scoring.services.record_goat_deal`); folded below, a penalty and the table's
-    time running out (:func:`scoring.services.record_goat`); the chief referee's links to correct
-    a deal and his annulment of a penalty (:func:`scoring.services.annul_goat_penalty`)."""
+    next deal (:func:`scoring.recording.commands.record_goat_deal`); folded below, a penalty and the table's
+    time running out (:func:`scoring.recording.commands.record_goat`); the chief referee's links to correct
+    a deal and his annulment of a penalty (:func:`scoring.recording.commands.annul_goat_penalty`)."""
     bound = _bound(request, GOAT_SHEET_FORMS)
     if bound is not None:
         if bound.is_valid():
@@ -375,7 +377,7 @@ def goat_sheet(request, partition: Partition):
             if written is not None:
                 return written
             partition.refresh_from_db()
-    sitting = services.engine_sitting(partition)
+    sitting = storage.engine_sitting(partition)
     tournament = partition.table.tour.tournament
     can_referee_all = permissions.can_referee_all(request.user, tournament)
     forms = {action: form() for action, form in GOAT_SHEET_FORMS.items()}
@@ -395,14 +397,14 @@ def _goat_write(request, partition: Partition, form) -> Callable[[], Partition]:
     user, data = request.user, form.cleaned_data
     stamp = {"version": data["version"], "idempotency_key": data["key"], "address": _address(request)}
     if isinstance(form, GoatDealForm):
-        return lambda: services.record_goat_deal(user, partition.pk, form.deal, **stamp)
+        return lambda: commands.record_goat_deal(user, partition.pk, form.deal, **stamp)
     if isinstance(form, GoatAnnulForm):
-        return lambda: services.annul_goat_penalty(user, partition.pk, data["game"], data["penalty"],
+        return lambda: commands.annul_goat_penalty(user, partition.pk, data["game"], data["penalty"],
                                                    reason=data["reason"], **stamp)
     if isinstance(form, GoatViolationAnnulForm):
-        return lambda: services.annul_goat_violation(user, partition.pk, data["game"], data["violation"],
+        return lambda: commands.annul_goat_violation(user, partition.pk, data["game"], data["violation"],
                                                      reason=data["reason"], **stamp)
-    return lambda: services.record_goat(user, partition.pk, *form.recording, **stamp)
+    return lambda: commands.record_goat(user, partition.pk, *form.recording, **stamp)
 
 
 def _goat_recorded(partition: Partition, form) -> str:
@@ -417,7 +419,7 @@ def _goat_recorded(partition: Partition, form) -> str:
         seat = form.cleaned_data["seat"]
         what = "penalty"
         if form.action == "goat_violation":
-            what = [v for g in services.engine_sitting(partition).games for v in g.violations][-1].consequence
+            what = [v for g in storage.engine_sitting(partition).games for v in g.violations][-1].consequence
         return _("Seat %(seat)s, %(name)s: %(what)s.") % {
             "seat": seat, "name": partition.table.players[seat - 1], "what": labels.CONSEQUENCES[what]}
     return _("Recorded: %(action)s.") % {"action": labels.ACTIONS.get(form.action, form.action)}
@@ -444,13 +446,13 @@ def goat_context(partition: Partition, sitting: engine.GoatSitting) -> dict[str,
     return {
         "partition": partition, "table": table, "tour": table.tour, "tournament": table.tour.tournament,
         "seats": list(enumerate(players, 1)), "units": [_unit_name(u, players) for u in sitting.game.units],
-        "games": games, "sitting": sitting, "sea_goat": sitting.regulations.game == engine.Game.SEA_GOAT,
+        "games": games, "sitting": sitting, "sea_goat": not engine.kind_of(sitting.regulations).marks_goats,
     }
 
 
 def _goat_penalties(game: engine.GoatGame, players: tuple[Player, ...]) -> list[dict[str, Any]]:
     """A game's penalties as the sheet lists them, those written numbered as
-    :func:`scoring.services.annul_goat_penalty` counts them (one of a violation is annulled with
+    :func:`scoring.recording.commands.annul_goat_penalty` counts them (one of a violation is annulled with
     its violation: no number)."""
     lines, written = [], 0
     for p in game.penalties:
@@ -463,14 +465,14 @@ def _goat_penalties(game: engine.GoatGame, players: tuple[Player, ...]) -> list[
 def points_sheet(request, partition: Partition):
     """The sheet of a table of a points game (RULES 9.3): the sitting's games with each deal's
     points and the scores after it (read from the engine), and one form for the next deal, the
-    points of each unit and their total (:func:`scoring.services.record_points_deal`)."""
-    sitting = services.sitting_at(partition)
+    points of each unit and their total (:func:`scoring.recording.commands.record_points_deal`)."""
+    sitting = storage.sitting_at(partition)
     table = partition.table
     players = table.players
     units = {unit: _unit_name(unit, players) for unit in sitting.game.units}
     form = PointsDealForm(units, request.POST) if request.method == "POST" else PointsDealForm(units)
     if request.method == "POST" and form.is_valid():
-        written = _submit(request, form, lambda: services.record_points_deal(
+        written = _submit(request, form, lambda: commands.record_points_deal(
             request.user, partition.pk, form.deal, version=form.cleaned_data["version"],
             idempotency_key=form.cleaned_data["key"], address=_address(request)),
             done=lambda p: _("Deal recorded."), back=_sheet_url(partition))
@@ -498,7 +500,7 @@ def _unit_name(unit: str, players: tuple[Player, ...]) -> str:
 
 def _recorded(partition: Partition, action: str) -> str:
     """A short confirmation of what was just recorded, read back from the engine."""
-    game = services.engine_partition(partition)
+    game = storage.engine_partition(partition)
     seats = seats_of(partition.table)
     if action == "deal" and game.deals:
         deal = game.deals[-1]
@@ -528,12 +530,12 @@ def _recorded(partition: Partition, action: str) -> str:
 def sheet_import(request, slug: str, number: int, table: int):
     """A partition from a protocol document (file or pasted): into an empty sheet by its referee;
     over a recorded one by a chief referee, with a reason. A Goat table takes its own protocol
-    file or one game (:func:`scoring.services.import_sitting`)."""
+    file or one game (:func:`scoring.recording.commands.import_sitting`)."""
     partition = _partition(request, slug, number, table)
-    goat = partition.table.tour.tournament.plays_goat
+    pages = PAGES.of(partition.table.tour.tournament.kind)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        service = services.import_sitting if goat else services.import_protocol
+        service = pages.import_protocol
         written = _submit(request, form, lambda: service(
             request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
             version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
@@ -543,7 +545,7 @@ def sheet_import(request, slug: str, number: int, table: int):
         partition.refresh_from_db()
     return render(request, "scoring/import.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
-        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version, "goat": goat,
+        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version, "goat": pages.tiles,
         "can_referee_all": permissions.can_referee_all(request.user, partition.table.tour.tournament),
     })
 
@@ -551,16 +553,16 @@ def sheet_import(request, slug: str, number: int, table: int):
 @login_required
 def sheet_export(request, slug: str, number: int, table: int):
     """The partition (``?version=N``: an earlier version) as a domino-protocol/1 JSON file (a Goat
-    or points table: its games, :func:`scoring.services.export_sitting`)."""
-    partition = _partition(request, slug, number, table, points=True)
+    or points table: its games, :func:`scoring.recording.queries.export_sitting`)."""
+    partition = _partition(request, slug, number, table, "every")
     version = _version(request.GET.get("version"))
     try:
-        document = services.export_protocol(partition, version, viewer=request.user, address=_address(request))
+        document = queries.export_protocol(partition, version, viewer=request.user, address=_address(request))
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     response = HttpResponse(json.dumps(document, ensure_ascii=False, indent=2) + "\n",
                             content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{services.export_file_name(partition, version)}"'
+    response["Content-Disposition"] = f'attachment; filename="{queries.export_file_name(partition, version)}"'
     return response
 
 
@@ -582,12 +584,12 @@ def sheet_history(request, slug: str, number: int, table: int):
     At a Goat table the deals and the status (no pair totals); a version a live table kept no
     state for is listed without its protocol."""
     partition = _partition(request, slug, number, table)
-    goat = partition.table.tour.tournament.plays_goat
+    tiles = PAGES.of(partition.table.tour.tournament.kind).tiles
     changes = list(partition.changes.select_related("user").order_by("-version"))
     rows = [{"change": c, "action_label": labels.ACTIONS.get(c.action, c.action),
-             "before": _summary(c.before, goat), "after": _summary(c.after, goat),
-             # An old state of a Goat table is read from its change only (services.sitting_at).
-             "readable": not goat or c.state is not None or c.version == partition.version} for c in changes]
+             "before": _summary(c.before, tiles), "after": _summary(c.after, tiles),
+             # An old state of a Goat table is read from its change only (storage.sitting_at).
+             "readable": not tiles or c.state is not None or c.version == partition.version} for c in changes]
     return render(request, "scoring/history.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
         "tournament": partition.table.tour.tournament, "rows": rows,
@@ -595,7 +597,7 @@ def sheet_history(request, slug: str, number: int, table: int):
 
 
 def _summary(summary: dict[str, Any], goat: bool = False) -> dict[str, Any]:
-    """A stored result summary (services.result_summary) with its labels; at a Goat table, why
+    """A stored result summary (models.result_summary) with its labels; at a Goat table, why
     its last game ended."""
     points = summary.get("points") or [0, 0]
     reason = summary.get("reason") or ""
@@ -608,16 +610,13 @@ def _summary(summary: dict[str, Any], goat: bool = False) -> dict[str, Any]:
 def sheet_version(request, slug: str, number: int, table: int, version: int):
     """The protocol of one version of the partition, read only (a Goat table: its sitting)."""
     partition = _partition(request, slug, number, table)
-    goat = partition.table.tour.tournament.plays_goat
+    pages = PAGES.of(partition.table.tour.tournament.kind)
     try:
-        if goat:
-            context = goat_context(partition, services.engine_sitting(partition, version))
-        else:
-            context = protocol_context(partition, services.partition_at(partition, version)[0], version)
+        context = pages.version(partition, version)
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     change = partition.changes.select_related("user").filter(version=version).first()
-    return render(request, "scoring/goat_version.html" if goat else "scoring/version.html", {
+    return render(request, pages.version_template, {
         **context, "shown_version": version, "change": change,
         "change_action": labels.ACTIONS.get(change.action, change.action) if change else "",
     })
@@ -628,10 +627,10 @@ def sheet_version(request, slug: str, number: int, table: int, version: int):
 def sheet_correct(request, slug: str, number: int, table: int, deal: int):
     """The chief referee corrects one deal (its end, the seat, the pips), giving a reason; the
     engine replays every later deal. A Goat table: :func:`sheet_goat_correct`."""
-    partition = _partition(request, slug, number, table, goat=False)
+    partition = _partition(request, slug, number, table, "partition")
     if not permissions.can_referee_all(request.user, partition.table.tour.tournament):
         raise PermissionDenied(_("Only a chief referee or an organiser corrects a recorded deal."))
-    game = services.engine_partition(partition)
+    game = storage.engine_partition(partition)
     context = protocol_context(partition, game)
     line = next((d for d in context["deals"] if d["n"] == deal), None)
     if line is None:
@@ -640,7 +639,7 @@ def sheet_correct(request, slug: str, number: int, table: int, deal: int):
                "pips_a": line["pips"][0], "pips_b": line["pips"][1]}
     form = CorrectionForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        written = _submit(request, form, lambda: services.correct_deal(
+        written = _submit(request, form, lambda: commands.correct_deal(
             request.user, partition.pk, deal, form.recording[1], reason=form.cleaned_data["reason"],
             version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
             done=lambda p: _("Deal %(n)s is corrected: version %(version)s.") % {"n": deal, "version": p.version},
@@ -657,11 +656,11 @@ def sheet_correct(request, slug: str, number: int, table: int, deal: int):
 def sheet_goat_correct(request, slug: str, number: int, table: int, game: int, deal: int):
     """The chief referee corrects deal ``deal`` of game ``game`` of a Goat or Sea Goat table (its
     end, the seat, the hand values), giving a reason; the sitting is replayed from its events
-    (:func:`scoring.services.correct_goat_deal`)."""
-    partition = _partition(request, slug, number, table, goat=True)
+    (:func:`scoring.recording.commands.correct_goat_deal`)."""
+    partition = _partition(request, slug, number, table, "tiles")
     if not permissions.can_referee_all(request.user, partition.table.tour.tournament):
         raise PermissionDenied(_("Only a chief referee or an organiser corrects a recorded deal."))
-    sitting = services.engine_sitting(partition)
+    sitting = storage.engine_sitting(partition)
     context = goat_context(partition, sitting)
     entry = next((g for g in context["games"] if g["number"] == game and g["begun"]), None)
     line = entry["game"].deals[deal - 1] if entry is not None and 0 < deal <= len(entry["game"].deals) else None
@@ -671,7 +670,7 @@ def sheet_goat_correct(request, slug: str, number: int, table: int, game: int, d
                **{f"value_{n}": value for n, value in enumerate(line.values, 1)}}
     form = GoatCorrectionForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        written = _submit(request, form, lambda: services.correct_goat_deal(
+        written = _submit(request, form, lambda: commands.correct_goat_deal(
             request.user, partition.pk, game, deal, form.deal, reason=form.cleaned_data["reason"],
             version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
             done=lambda p: _("Deal %(n)s of game %(game)s is corrected: version %(version)s.") % {
@@ -683,3 +682,41 @@ def sheet_goat_correct(request, slug: str, number: int, table: int, game: int, d
         **context, "entry": entry, "deal": line, "form": form, "version": partition.version,
         "end_label": labels.GOAT_ENDS.get(line.end, line.end),
     })
+
+
+@dataclass(frozen=True)
+class SheetPages:
+    """The score sheet's pages of a family of games: the sheet, the import's service, an earlier
+    version's context and template, and whether its table is a sitting of tile games (its
+    history's labels and the import page's words)."""
+
+    sheet: Callable[[HttpRequest, Partition], HttpResponse]
+    import_protocol: Callable[..., Partition]
+    version: Callable[[Partition, int], dict[str, Any]]
+    version_template: str
+    tiles: bool
+
+
+#: The pages of each family (a points game's table has only its sheet and its export:
+#: :data:`SERVES`).
+PAGES: engine.Parts[SheetPages] = engine.Parts({
+    engine.Family.PARTITION: SheetPages(
+        sports_sheet, commands.import_protocol,
+        lambda partition, version: protocol_context(partition, queries.partition_at(partition, version)[0], version),
+        "scoring/version.html", False),
+    engine.Family.TILES: SheetPages(
+        goat_sheet, commands.import_sitting,
+        lambda partition, version: goat_context(partition, storage.engine_sitting(partition, version)),
+        "scoring/goat_version.html", True),
+    engine.Family.POINTS: SheetPages(points_sheet, commands.import_sitting, lambda partition, version: {},
+                                     "scoring/version.html", False),
+})
+
+_ALL = {family: True for family in engine.Family}
+#: The families a page of a table serves (:func:`_partition`).
+SERVES: dict[str, engine.Parts[bool]] = {
+    "every": engine.Parts(_ALL),
+    "recorded": engine.Parts({**_ALL, engine.Family.POINTS: False}),
+    "partition": engine.Parts({**_ALL, engine.Family.TILES: False, engine.Family.POINTS: False}),
+    "tiles": engine.Parts({**_ALL, engine.Family.PARTITION: False, engine.Family.POINTS: False}),
+}

@@ -1,10 +1,11 @@
-"""Recording partitions on the score sheet: one service function per operation (a line of the
-sheet, an import, a correction, an annulment), with its permission check inside. Views, the API and
-tasks call these.
+"""The commands of the score sheet: one service function per operation (a line of the sheet, an
+import, a correction, an annulment), with its permission check inside. Views, the API and tasks
+call these; what reads a table's history is :mod:`.queries`, what reads a protocol file
+:mod:`.formats`.
 
 Every change goes through the one pipeline of every change of a table
-(:func:`scoring.pipeline.change`, through :func:`_sheet`): it locks the partition row, checks the
-version the client saw (a stale version is a :class:`~scoring.storage.Conflict`, never a lost
+(:func:`scoring.recording.pipeline.change`, through :func:`_sheet`): it locks the partition row, checks the
+version the client saw (a stale version is a :class:`~scoring.recording.storage.Conflict`, never a lost
 update), returns the stored change for a retried idempotency key, catches a live table's clocks
 up, applies the operation to the rules engine (which computes every total; an engine error is
 refused with its message and nothing is stored), appends a
@@ -16,23 +17,22 @@ the change to live screens.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring import engine
-from scoring.engine.protocol import FORMAT as PROTOCOL_FORMAT
+from scoring.models import Partition
+from scoring.recording.formats import GOAT_DEAL_KEYS, apply_goat_deal, goat_deal_values, read_sitting
+from scoring.recording.pipeline import Actor, Check, Step, change
+from scoring.recording.storage import (NOT_A_PARTITION, NOT_TILES, check_deal_count, engine_error, engine_partition, engine_sitting,
+                                       refuse)
 from tournaments.permissions import can_referee, can_referee_all
-
-from . import hands as hands_
-from .models import Partition, result_summary
-from .pipeline import Actor, Check, Step, change
-from .storage import check_deal_count, engine_error, engine_partition, engine_sitting, sitting_at
 
 
 # Operations of the score sheet: name -> (what it does to the engine's partition). Their data
-# comes checked and typed by the action's serializer (scoring.serializers.ACTION_DATA: the API and
+# comes checked and typed by the action's serializer (scoring.web.serializers.ACTION_DATA: the API and
 # the score sheet's forms); a key missing here is a bug, not bad input.
 OPERATIONS: dict[str, Callable[[engine.Partition, Mapping[str, Any]], Any]] = {
     "lead": lambda g, d: g.draw_lead(d["seat"]),
@@ -107,6 +107,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     imports into a partition nobody has recorded yet; with a ``reason``, the chief referee
     replaces a recorded one (a correction)."""
     partition = Partition.objects.select_related("table__tour__tournament").get(pk=partition_id)
+    refuse(NOT_A_PARTITION, partition)
     rules = partition.table.tour.tournament.rules
     if not isinstance(document, Mapping):
         raise ValidationError(_("A protocol must be a JSON object."))
@@ -119,8 +120,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
     if game.regulations != rules:
         raise ValidationError(_("The protocol's regulations differ from the tournament's: leave them out to use "
                                 "the tournament's."))
-    if not isinstance(game, engine.Partition):
-        raise ValidationError(_("Only sports-domino partitions are recorded at tables so far."))
+    game = cast(engine.Partition, game)  # the tournament's regulations are a sports partition's (above)
     data = {"protocol": dict(document)}
     if reason:
         return correct(user, partition_id, game, reason=reason, version=version, idempotency_key=idempotency_key,
@@ -182,26 +182,7 @@ def annul_no_show(user, partition_id: int, *, reason: str, version: int | None =
         raise ValidationError(_("An annulment needs a reason."))
 
     def act(step: Step) -> None:
-        played = step.played()
-        refused = ValidationError(_("This partition was not decided by a no-show."))
-        if isinstance(played, engine.Partition):
-            if played.no_show is None:
-                raise refused
-            stored = played.to_dict()
-            stored["events"] = [event for event in stored["events"] if event["type"] != "no_show"]
-            step.replace(engine.Partition.from_dict(stored))
-        elif isinstance(played, engine.GoatSitting):
-            decision = played.games[0].decision
-            if decision is None or decision.reason != engine.GameReason.NO_SHOW:
-                raise refused
-            # The no-show decided every game of the sitting: the first one without it is the sitting before.
-            first = played.games[0].to_dict()
-            first["events"] = [event for event in first["events"] if event["type"] != "no_show"]
-            step.replace(engine.GoatSitting.from_dict({"regulations": played.regulations.to_dict(), "games": [first]}))
-            step.partition.seat_results.all().delete()
-            step.partition.reason, step.partition.finished_at = "", None
-        else:
-            raise refused
+        step.kind.annul_no_show(step)
         if step.is_live and len(step.live.present) < step.seats:
             minutes = step.partition.table.tour.tournament.rules.no_show_minutes
             step.live.no_show_deadline = step.now + datetime.timedelta(minutes=minutes)
@@ -210,163 +191,21 @@ def annul_no_show(user, partition_id: int, *, reason: str, version: int | None =
                   address=address, reason=reason.strip(), chief=True)
 
 
-def partition_at(partition: Partition, version: int | None = None, *,
-                 hands: bool = True) -> tuple[engine.Partition, dict[str, Any]]:
-    """The engine's partition and the result summary (:func:`result_summary`) at ``version``
-    (0: before anything was recorded; None: the current one). Earlier versions are read from the
-    partition's changes. Without ``hands`` a deal in play is left out (:mod:`scoring.hands`):
-    the partition as its last finished deal left it."""
-    if version is None or version == partition.version:
-        game = engine_partition(partition)
-        if not hands and game.current is not None:
-            game = engine.Partition.from_dict({**(partition.state or {}), "current": None}, trusted=True)
-    elif version == 0:
-        game = engine_partition(Partition(table=partition.table))
-    else:
-        state = state_at(partition, version, _change_at(partition, version, "state", "data"))
-        game = engine.Partition.from_dict(state if hands else {**state, "current": None})
-    return game, summary_at(partition, version)
-
-
-def _change_at(partition: Partition, version: int, *fields: str) -> dict[str, Any]:
-    """``fields`` of the change that made version ``version`` (an earlier one, from 1)."""
-    change = (partition.changes.filter(version=version).values(*fields).first()
-              if 0 < version < partition.version else None)
-    if change is None:
-        raise ValidationError(_("There is no version %(version)s.") % {"version": version})
-    return change
-
-
-def summary_at(partition: Partition, version: int | None = None) -> dict[str, Any]:
-    """The result summary (:func:`result_summary`: status, reason, deals ...) of any table at
-    ``version`` (0: before anything was recorded; None: the current one)."""
-    if version is None or version == partition.version:
-        return result_summary(partition)
-    if version == 0:
-        return result_summary(Partition(table=partition.table))
-    return _change_at(partition, version, "after")["after"]
-
-
-def state_at(partition: Partition, version: int, change: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine's state after ``change`` (version ``version``). A change of a live table keeps
-    no copy of it (the partition would hold one per move): it counts the engine's events then
-    (``data["events"]``), and the state is the next one kept (or the current one) cut to that many
-    events; a deal in play then reads as not yet begun."""
-    if change["state"] is not None:
-        return dict(change["state"])
-    later = (partition.changes.filter(version__gt=version, state__isnull=False).order_by("version")
-             .values_list("state", flat=True).first()) or {**(partition.state or {}), "current": None}
-    count = change["data"].get("events", len(later.get("events", [])))
-    return {**{k: v for k, v in later.items() if k != "snapshot"}, "events": later.get("events", [])[:count],
-            "current": None}
-
-
-def export_file_name(partition: Partition, version: int | None = None) -> str:
-    """The name of the protocol file of ``partition`` at ``version`` (the current one if None)."""
-    table = partition.table
-    shown = partition.version if version is None else version
-    return f"protocol-{table.tour.tournament.slug}-tour-{table.tour.number}-table-{table.number}-v{shown}.json"
-
-
-def export_protocol(partition: Partition, version: int | None = None, *, viewer: Any = None,
-                    address: str | None = None) -> dict[str, Any]:
-    """The partition (or one of its earlier versions) in the protocol format, with pair names. A
-    table of Goat, Sea Goat or points: its sitting (:func:`export_sitting`). ``viewer``: the
-    login asking; a deal in play is in the file only for whoever may see its hands
-    (:func:`scoring.hands.sees_deal`), and his look is recorded; for anyone else the file ends at
-    the last finished deal. None: the system itself (a backup, the tests)."""
-    table = partition.table
-    if table.tour.tournament.plays_sittings:
-        return export_sitting(partition, version, viewer=viewer, address=address)
-    shown = viewer is None or hands_.sees_deal(viewer, partition)
-    game, summary = partition_at(partition, version, hands=shown)
-    if viewer is not None and game.current is not None:
-        _looked(viewer, partition, version, summary, len(engine.SEATS), address)
-    names = {side: [str(p) for p in pair.players] for side, pair in zip("AB", table.pairs)}
-    return engine.write_protocol(game, names)
-
-
-def _looked(viewer: Any, partition: Partition, version: int | None, summary: Mapping[str, Any], players: int,
-            address: str | None) -> None:
-    """``viewer`` was given every hand of the deal in play at ``version`` in an export."""
-    hands_.look(viewer, partition, deal=summary.get("deals", 0) + 1,
-                version=partition.version if version is None else version, seats=range(1, players + 1),
-                route="export", address=address)
-
 
 # -- Sittings: Goat, Sea Goat (RULES 9.1, 9.2) and points (9.3) -------------------------------------
 
-#: The keys of a Goat deal in summary form (:func:`record_goat_deal`).
-GOAT_DEAL_KEYS = frozenset({"end", "seat", "values", "lead", "zero_zero"})
-
-
-#: The format of the protocol file of a table of sittings: its games, each a ``domino-protocol/1``
-#: document.
-SITTING_FORMAT = "domino-sitting/1"
-
-
-def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
-    """The players of each unit of a Goat table: the seat's player, or a pair's two partners."""
-    players = table.players
-    return {unit: [str(players[seat - 1]) for seat in engine.seats_of_unit(k, regulations)]
-            for k, unit in enumerate(engine.units_of(regulations))}
-
-
-def export_sitting(partition: Partition, version: int | None = None, *, viewer: Any = None,
-                   address: str | None = None) -> dict[str, Any]:
-    """A table of Goat, Sea Goat or points (or one of its earlier versions) as a protocol file:
-    ``format`` :data:`SITTING_FORMAT` and ``games``, each game begun (something recorded in it;
-    a Goat game decided by a no-show has its ``no_show`` key naming the absent units) written by
-    the engine in the format of PROTOCOL_FORMAT.md "Goat and Sea Goat" (with the players' names),
-    which :func:`scoring.engine.score_protocol` reads back. ``viewer`` as for
-    :func:`export_protocol`: the deal in play, its hands and bazaar, for whoever may see them."""
-    shown = viewer is None or hands_.sees_deal(viewer, partition)
-    sitting = sitting_at(partition, version, hands=shown)
-    if viewer is not None and getattr(sitting.game, "current", None) is not None:
-        _looked(viewer, partition, version, summary_at(partition, version), sitting.regulations.players, address)
-    names = unit_names(partition.table, sitting.regulations)
-    return {"format": SITTING_FORMAT,
-            "games": [engine.write_protocol(game, names) for game in sitting.games if game.events]}
-
-
-def goat_deal_values(deal: Any, keys: frozenset[str] = GOAT_DEAL_KEYS) -> Any:
-    """The hand values of a Goat deal in summary form (:func:`record_goat_deal`, and the referee's
-    clock's :func:`scoring.live.play.clock_goat_result`), its keys checked; the engine checks
-    what they say."""
-    if not isinstance(deal, Mapping):
-        raise ValidationError(_("A deal must be an object."))
-    unknown = sorted(set(deal) - keys)
-    if unknown:
-        raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
-    values = deal.get("values", {})
-    if not isinstance(values, Mapping):
-        raise ValidationError(_("The hand values are given by seat."))
-    return values
-
-
-def apply_goat_deal(played: engine.GoatSitting | engine.GoatGame, deal: Mapping[str, Any], values: Any) -> None:
-    """Record ``deal`` (summary form, :func:`goat_deal_values` read its values) on a sitting (the
-    sheet's, the referee's clock's), or on one of its games replayed up to it (a correction)."""
-    if "lead" in deal:
-        played.draw_lead(deal["lead"])
-    end: Any = deal.get("end")  # checked by the engine, as the seat and the values are
-    seat: Any = deal.get("seat")
-    if end == engine.GoatEnd.REDEAL:
-        if seat is not None or values:
-            raise ValidationError(_("A redeal is void: it has no seat and no hand values."))
-        played.record_redeal()
-    else:
-        played.record_deal(end, seat, values, deal.get("zero_zero", False))
-
-
 def _check_goat_table(partition: Partition) -> None:
-    if not partition.table.tour.tournament.plays_goat:
-        raise ValidationError(_("This table does not play Goat or Sea Goat."))
+    refuse(NOT_TILES, partition)
 
 
 def _check_points_table(partition: Partition) -> None:
-    if not partition.table.tour.tournament.rules.scored_by_hand:
-        raise ValidationError(_("This table does not play a points game."))
+    refuse(NOT_POINTS, partition)
+
+
+_NO_POINTS = gettext_lazy("This table does not play a points game.")
+#: Why a table of each family is not a points game's (None: it is).
+NOT_POINTS: engine.Parts[Any] = engine.Parts({engine.Family.PARTITION: _NO_POINTS, engine.Family.TILES: _NO_POINTS,
+                                             engine.Family.POINTS: None})
 
 
 def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any], operate: Callable[[Any], Any], *,
@@ -563,53 +402,6 @@ def annul_goat_violation(user, partition_id: int, game: int, number: int, *, rea
                             version=version, idempotency_key=idempotency_key, address=address)
 
 
-def read_sitting(document: Any, regulations: engine.Regulations) -> engine.GoatSitting:
-    """The sitting a protocol file describes, read whole under the table's ``regulations`` (the
-    tournament's at the table's size): a :data:`SITTING_FORMAT` file (:func:`export_sitting`), or
-    one game (``domino-protocol/1``, PROTOCOL_FORMAT.md "Goat and Sea Goat"). A game's
-    ``regulations``, when given, must be the table's; its names are not checked (a paper protocol
-    may spell them otherwise). Only finished deals are read: the sheet records deals whole."""
-    if not isinstance(document, Mapping):
-        raise ValidationError(_("A protocol must be a JSON object."))
-    kind = document.get("format")
-    if kind == SITTING_FORMAT:
-        unknown = sorted(set(document) - {"format", "games"})
-        if unknown:
-            raise ValidationError(_("Unknown field: %(field)s.") % {"field": ", ".join(map(str, unknown))})
-        games = document.get("games")
-        if not isinstance(games, list) or not games:
-            raise ValidationError(_("A table's protocol file lists its games: at least one."))
-    elif kind == PROTOCOL_FORMAT:
-        games = [document]
-    else:
-        raise ValidationError(_("The format must be %(sitting)s (a table's protocol file) or %(game)s (one game), got "
-                                "%(value)s.") % {"sitting": SITTING_FORMAT, "game": PROTOCOL_FORMAT,
-                                                  "value": repr(kind)})
-    if len(games) > regulations.games_per_tour:
-        raise ValidationError(_("A sitting has at most %(games)s games, the file has %(count)s.") % {
-            "games": regulations.games_per_tour, "count": len(games)})
-    # Before the engine replays them: every change replays the sitting from its first event.
-    check_deal_count(sum(len(g["deals"]) for g in games
-                          if isinstance(g, Mapping) and isinstance(g.get("deals"), list)))
-    played = []
-    for k, game in enumerate(games, 1):
-        if not isinstance(game, Mapping):
-            raise ValidationError(_("Game %(game)s must be a JSON object.") % {"game": k})
-        try:
-            read, _names = engine.read_protocol({"regulations": regulations.to_dict(), **game})
-        except engine.RulesError as error:
-            raise engine_error(error.at("game %(n)s", n=k)) from None
-        if read.regulations != regulations or not isinstance(read, engine.GoatGame):
-            raise ValidationError(_("Game %(game)s is played under other regulations than this table's: leave them out "
-                                    "to use the table's.") % {"game": k})
-        if read.current is not None:
-            raise ValidationError(_("Game %(game)s stops in the middle of a deal: the score sheet takes finished deals "
-                                    "only.") % {"game": k})
-        played.append(read.to_dict())
-    try:
-        return engine.GoatSitting.from_dict({"regulations": regulations.to_dict(), "games": played})
-    except engine.RulesError as error:
-        raise engine_error(error) from None
 
 
 def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",

@@ -7,7 +7,7 @@ refereed table, the score sheet) or moves for a player whose seat no phone holds
 and by the chief referee when he acts at that table (:func:`tournaments.permissions.may_see_hands`
 decides which logins). Each look of a referee or chief referee is a :class:`HandLook`. Anyone
 else reads the table as it was at the end of its last finished deal (the exports and old
-versions, :func:`scoring.services.export_protocol`), and a refused move names no tile of the hand
+versions, :func:`scoring.recording.queries.export_protocol`), and a refused move names no tile of the hand
 but the one sent (:meth:`scoring.engine.RulesError.concealed`).
 """
 
@@ -19,7 +19,7 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from tournaments import permissions
 
-from .models import HandLook, LiveTable, Partition, SeatHolder
+from scoring.models import HandLook, LiveTable, Partition, SeatHolder
 
 
 def _live(partition: Partition) -> LiveTable | None:
@@ -82,7 +82,7 @@ def look(user, partition: Partition, *, deal: int, version: int, seats: Collecti
 
 def look_at_state(user, partition: Partition, state: dict[str, Any], *, route: str, address: str | None,
                   own: Collection[int] = ()) -> None:
-    """Record the look of a live table's state (:func:`scoring.live.state.table_state`) shown to
+    """Record the look of a live table's state (:func:`scoring.recording.state.table_state`) shown to
     ``user`` if it holds a hand of the deal in play other than the ``own`` seats his device holds."""
     shown = {int(seat) for seat in (state.get("current") or {}).get("hands") or {}} - set(own)
     if shown and user.is_authenticated:

@@ -1,7 +1,7 @@
-"""The REST API of the scoring app: thin views over :mod:`scoring.services` and the standings.
+"""The REST API of the scoring app: thin views over :mod:`scoring.recording.commands` and the standings.
 
 Recording (``/api/partitions/{id}/...``): each write validates the request's shape with a
-serializer and calls one service of :mod:`scoring.services`, which checks the permission, the
+serializer and calls one service of :mod:`scoring.recording.commands`, which checks the permission, the
 version and the rules inside its transaction; the answer is the partition as it is then. A stale
 version is a 409 with the current version; ``Idempotency-Key`` makes a retried request apply once.
 
@@ -27,13 +27,18 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
-from tournaments.web.api import ApiViewSet, ErrorSerializer, valid
-from tournaments.web.parsers import JSONParser
 from tournaments import permissions
 from tournaments.models import Player
+from tournaments.web.api import ApiViewSet, ErrorSerializer, valid
+from tournaments.web.parsers import JSONParser
 
-from . import engine, hands, pipeline, serializers, services, storage
-from .models import Partition
+from scoring import engine
+
+from scoring.recording import hands, pipeline, storage
+
+from scoring.models import Partition
+from scoring.recording import commands, queries
+from scoring.web import serializers
 
 SEATS = ("seat1", "seat2", "seat3", "seat4")
 
@@ -80,43 +85,45 @@ class Sheet:
 
 
 def _sports_line(action: str) -> Line:
-    return Line(serializers.ACTION_DATA[action], lambda user, pk, data, **stamp: services.record(
+    return Line(serializers.ACTION_DATA[action], lambda user, pk, data, **stamp: commands.record(
         user, pk, action, data, **stamp))
 
 
 def _goat_line(action: str, data: type[serializers.ClosedSerializer]) -> Line:
-    return Line(data, lambda user, pk, checked, **stamp: services.record_goat(user, pk, action, checked, **stamp))
+    return Line(data, lambda user, pk, checked, **stamp: commands.record_goat(user, pk, action, checked, **stamp))
 
 
 SPORTS = Sheet(
     lines={action: _sports_line(action) for action in serializers.ACTION_DATA},
-    import_protocol=services.import_protocol,
+    import_protocol=commands.import_protocol,
     correction=serializers.CorrectDealSerializer,
-    correct=lambda user, pk, data, **stamp: services.correct_deal(
+    correct=lambda user, pk, data, **stamp: commands.correct_deal(
         user, pk, data["number"], {**data["deal"], "pips": dict(data["deal"]["pips"])}, reason=data["reason"], **stamp),
     state=serializers.PartitionState.of, answer=serializers.PartitionDetailSerializer)
 
 GOAT = Sheet(
     lines={
-        "goat_deal": Line(serializers.GoatDealDataSerializer, lambda user, pk, data, **stamp: services.record_goat_deal(
+        "goat_deal": Line(serializers.GoatDealDataSerializer, lambda user, pk, data, **stamp: commands.record_goat_deal(
             user, pk, data, **stamp)),
         "goat_penalty": _goat_line("goat_penalty", serializers.GoatPenaltyDataSerializer),
         "goat_time": _goat_line("goat_time", serializers.GoatTimeDataSerializer),
         "goat_annul": Line(serializers.GoatAnnulDataSerializer, lambda user, pk, data, **stamp: (
-            services.annul_goat_penalty(user, pk, data["game"], data["penalty"], reason=data["reason"], **stamp))),
+            commands.annul_goat_penalty(user, pk, data["game"], data["penalty"], reason=data["reason"], **stamp))),
     },
-    import_protocol=services.import_sitting,
+    import_protocol=commands.import_sitting,
     correction=serializers.GoatCorrectDealSerializer,
-    correct=lambda user, pk, data, **stamp: services.correct_goat_deal(
+    correct=lambda user, pk, data, **stamp: commands.correct_goat_deal(
         user, pk, data["game"], data["number"], dict(data["deal"]), reason=data["reason"], **stamp),
     state=serializers.SittingState.of, answer=serializers.SittingDetailSerializer)
 
-#: The API of a table by the game its tournament plays.
-SHEETS: dict[str, Sheet] = {engine.Game.SPORTS: SPORTS, engine.Game.GOAT: GOAT, engine.Game.SEA_GOAT: GOAT}
+#: The API of a table by the family of the game its tournament plays (a points game's table is
+#: recorded on its score sheet only).
+SHEETS: engine.Parts[Sheet] = engine.Parts({engine.Family.PARTITION: SPORTS, engine.Family.TILES: GOAT,
+                                            engine.Family.POINTS: None})
 
 
 def sheet_of(partition: Partition) -> Sheet:
-    sheet = SHEETS.get(partition.table.tour.tournament.rules.game)
+    sheet = SHEETS.get(partition.table.tour.tournament.kind)
     if sheet is None:  # a points game (RULES 9.3)
         raise exceptions.ValidationError(_("The API does not serve a table of a points game yet: it is recorded on its score "
                                 "sheet."))
@@ -294,11 +301,11 @@ class PartitionViewSet(ApiViewSet):
         version = self._version(partition, query.get("version"))
         if not partition.is_finished:
             permissions.require_staff(request.user, partition.table.tour.tournament)
-        document = services.export_protocol(partition, version, viewer=request.user,
+        document = queries.export_protocol(partition, version, viewer=request.user,
                                             address=client_address(request))
         headers = {}
         if query["download"]:
-            name = services.export_file_name(partition, version)
+            name = queries.export_file_name(partition, version)
             headers["Content-Disposition"] = f'attachment; filename="{name}"'
         return Response(document, headers=headers)
 

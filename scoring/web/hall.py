@@ -5,7 +5,7 @@ its 2 to 4 players each for himself (or its two pairs with ``teams``), in the ga
 being played (README, "Goat and Sea Goat events"): one tile, its units listed.
 
 Read only, but for the clocks: a table whose deadline has passed is caught up first, as every
-page of a live table does (:func:`scoring.pipeline.expire`), so the screen never shows a clock
+page of a live table does (:func:`scoring.recording.pipeline.expire`), so the screen never shows a clock
 at zero that nobody recorded yet.
 """
 
@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
-from scoring import engine, labels, pipeline, services
+from scoring import engine, labels
+
 from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-from scoring.sheet_views import Seat, seats_of, sheet_missing, sheet_no_show_deadline, sitting_seats
+from scoring.recording import pipeline
+from scoring.web.sheet_views import Seat, seats_of, sheet_missing, sheet_no_show_deadline, sitting_seats
 from tournaments.models import Table, Tour
 
-from . import clock
+from scoring.recording import clock, storage
 
 #: A pause longer than this is late: the chief referee should look at the table.
 LONG_PAUSE = datetime.timedelta(minutes=2)
@@ -142,11 +145,11 @@ def _goat_row(table: Table, now: datetime.datetime) -> HallTable:
     """A Goat or Sea Goat table: its units with their scores in the game being played (the
     sitting's game points or games won once it is over), read from the stored sitting."""
     partition = table.partition
-    sitting = services.engine_sitting(partition)
+    sitting = storage.engine_sitting(partition)
     rules, game, totals = sitting.regulations, sitting.game, sitting.totals()
     seats = sitting_seats(table, rules.teams)
     over = partition.is_finished
-    ranked = totals.games_won if rules.game == engine.Game.SEA_GOAT else totals.game_points
+    ranked = getattr(totals, engine.kind_of(rules).ranked_by or "game_points")
     units = [HallUnit([seats[seat - 1] for seat in engine.seats_of_unit(k, rules)], ranked[k] if over else score,
                       unit if rules.teams else "", memo=0 if over else game.memo[k], goats=totals.goats[k])
              for k, (unit, score) in enumerate(zip(game.units, game.scores))]
@@ -156,13 +159,21 @@ def _goat_row(table: Table, now: datetime.datetime) -> HallTable:
                      bazaar=None if current is None else len(current.bazaar))
 
 
+def _pairs_row(table: Table, now: datetime.datetime) -> HallTable:
+    """A table of two pairs (and a points game's, which shows its pairs' totals)."""
+    seats = seats_of(table)
+    return HallTable(table, table.partition, getattr(table.partition, "live", None), seats, now,
+                     _pairs(table.partition, seats))
+
+
+#: The row of a table of each family.
+ROWS: engine.Parts[Callable[[Table, datetime.datetime], HallTable]] = engine.Parts({
+    engine.Family.PARTITION: _pairs_row, engine.Family.TILES: _goat_row, engine.Family.POINTS: _pairs_row})
+
+
 def _hall_table(table: Table, now: datetime.datetime) -> HallTable:
     partition = table.partition
-    if table.tour.tournament.plays_goat:
-        row = _goat_row(table, now)
-    else:
-        seats = seats_of(table)
-        row = HallTable(table, partition, getattr(partition, "live", None), seats, now, _pairs(partition, seats))
+    row = ROWS.of(table.tour.tournament.kind)(table, now)
     live, seats = row.live, row.seats
     if live is None:  # a score-sheet table: who is not checked in while its deadline runs
         row.sheet_deadline = sheet_no_show_deadline(partition)

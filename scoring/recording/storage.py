@@ -1,23 +1,23 @@
 """How a table is stored: the engine's state of a partition (sports) or of a sitting of games
 (Goat, Sea Goat, points) read from its row and written back, and the audit entry every change
 appends (:class:`~scoring.models.PartitionChange`). The one pipeline that changes a table
-(:mod:`scoring.pipeline`) and the readers of a table call these; nothing here checks who acts."""
+(:mod:`scoring.recording.pipeline`) and the readers of a table call these; nothing here checks who acts."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from celery import current_app
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring import engine
 from tournaments.models import Tour
 
-from .models import Partition, PartitionChange, SeatResult, result_summary
+from scoring.models import Partition, PartitionChange, SeatResult, result_summary
 
 #: The refresh of the ratings (tournaments.rating.tasks), sent by name: it sits above this module.
 RATE_TASK = "tournaments.rating.refresh"
@@ -32,20 +32,35 @@ class Conflict(Exception):
                            "reload it and record again.") % {"version": current_version})
 
 
+#: Why a table of each family has no engine partition (None: it has one).
+NOT_A_PARTITION: engine.Parts[Any] = engine.Parts({
+    engine.Family.PARTITION: None,
+    engine.Family.TILES: gettext_lazy("This table plays Goat or Sea Goat: record its deals as such."),
+    engine.Family.POINTS: gettext_lazy("This table plays a points game: enter the points of each deal."),
+})
+_NO_TILES = gettext_lazy("This table does not play Goat or Sea Goat.")
+#: Why a table of each family has no sitting of Goat or Sea Goat games (None: it has one).
+NOT_TILES: engine.Parts[Any] = engine.Parts({engine.Family.PARTITION: _NO_TILES, engine.Family.TILES: None,
+                                            engine.Family.POINTS: _NO_TILES})
+
+
+def refuse(refusals: engine.Parts[Any], partition: Partition) -> None:
+    """Refuse, with its family's message, an operation not made for the table's game."""
+    refusal = refusals.get(partition.table.tour.tournament.kind)
+    if refusal is not None:
+        raise ValidationError(str(refusal))
+
+
 def engine_partition(partition: Partition) -> engine.Partition:
     """The engine's partition for a stored one (a new one under the tournament's regulations).
     A table of Goat, Sea Goat or points has none: its sitting is :func:`sitting_at`."""
     if partition.engine_cache is not None and partition.engine_cache[0] == partition.version:
         return partition.engine_cache[1]
-    if partition.state and "games" not in partition.state:
+    refuse(NOT_A_PARTITION, partition)
+    if partition.state:
         # Our own stored state: its snapshots are trusted, no replay of the moves.
         return engine.Partition.from_dict({**partition.state, "current": partition.current}, trusted=True)
-    rules = partition.table.tour.tournament.rules
-    if rules.is_goat:
-        raise ValidationError(_("This table plays Goat or Sea Goat: record its deals as such."))
-    if rules.plays_sittings:
-        raise ValidationError(_("This table plays a points game: enter the points of each deal."))
-    return engine.Partition(rules)
+    return engine.Partition(partition.table.tour.tournament.rules)
 
 
 def store_state(partition: Partition, game: engine.Partition) -> None:
@@ -138,17 +153,15 @@ def engine_error(error: engine.RulesError) -> ValidationError:
 def engine_sitting(partition: Partition, version: int | None = None) -> engine.GoatSitting:
     """The engine's sitting of a Goat or Sea Goat table at ``version`` (:func:`sitting_at`; None:
     the current one)."""
-    sitting = sitting_at(partition, version)
-    if not isinstance(sitting, engine.GoatSitting):
-        raise ValidationError(_("This table does not play Goat or Sea Goat."))
-    return sitting
+    refuse(NOT_TILES, partition)
+    return cast(engine.GoatSitting, sitting_at(partition, version))
 
 
 def sitting_at(partition: Partition, version: int | None = None, *, hands: bool = True) -> engine.Sitting[Any]:
     """The engine's sitting of a table of Goat, Sea Goat or points at ``version`` (0: before
     anything was recorded; None: the current one), an earlier one read from the partition's
     changes; a new one under the tournament's regulations at the table's size. Without
-    ``hands`` a deal in play (its hands and bazaar) is left out (:mod:`scoring.hands`)."""
+    ``hands`` a deal in play (its hands and bazaar) is left out (:mod:`scoring.recording.hands`)."""
     state = partition.state
     if version is not None and version != partition.version:
         state = (partition.changes.filter(version=version).values_list("state", flat=True).first()
@@ -157,9 +170,9 @@ def sitting_at(partition: Partition, version: int | None = None, *, hands: bool 
             raise ValidationError(_("There is no version %(version)s.") % {"version": version})
     table = partition.table
     rules = table.tour.tournament.rules
-    if not rules.plays_sittings:
+    kind = engine.kind_of(rules).sitting
+    if kind is None:
         raise ValidationError(_("This table plays sports domino: it has no sitting of games."))
-    kind = engine.PointsSitting if rules.game == engine.Game.POINTS else engine.GoatSitting
     if state and not hands:
         state = {**state, "games": [{**game, "current": None} if game.get("current") else game
                                     for game in state.get("games", [])]}
