@@ -20,7 +20,8 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    # kombu's own filesystem Channel adds **kwargs to AbstractChannel._put the same way.
+    def _put(self, queue, payload, **kwargs):  # type: ignore[override]
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         # The reader takes only "<time>_<uuid>.<queue>.msg": a ".part" suffix hides the file.

@@ -186,7 +186,7 @@ class RegulationsForm(forms.Form):
         kwargs.setdefault("prefix", "reg")
         kwargs.setdefault("initial", Regulations.from_dict(regulations or {}).to_dict())
         super().__init__(*args, **kwargs)
-        game = Game(self.initial.get("game", Game.SPORTS))
+        game = Game(self.initial.get("game", Regulations.game))
         for field in dataclasses.fields(Regulations):
             self.fields[field.name] = _regulation_field(field, game)
 
@@ -205,7 +205,7 @@ class RegulationsForm(forms.Form):
         from a sports form gets Goat's standings, not sports'), and so do standings the form could
         only offer of the game it showed."""
         data = dict(self.cleaned_data)
-        shown = Game(self.initial.get("game", Game.SPORTS))
+        shown = Game(self.initial.get("game", Regulations.game))
         if data.get("game") != shown:
             for name, default in GAME_DEFAULTS[shown].items():
                 if data.get(name) == (list(default) if isinstance(default, tuple) else default):
@@ -319,7 +319,8 @@ class PairForm(forms.Form):
     def sections(self) -> list[tuple[Any, list[forms.BoundField]]]:
         return [(legend, [self[f"{prefix}_{name}"] for name in PLAYER_FIELDS]) for prefix, legend in self.PLAYERS]
 
-    def player(self, prefix: str) -> dict[str, str]:
+    def player_of(self, prefix: str) -> dict[str, str]:
+        """The fields of the player ``prefix`` (first, second)."""
         return {name: self.cleaned_data[f"{prefix}_{name}"] for name in PLAYER_FIELDS}
 
 

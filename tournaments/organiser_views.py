@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.protocols import paper
-from tournaments.web.pages import organiser_page
+from tournaments.pages import organiser_page
 from tournaments.web.uploads import upload_limit
 
 from . import permissions, services, tours
@@ -260,14 +260,14 @@ def role_remove(request, tournament, pk: int):
 
 @organiser_page
 def tournament_entries(request, tournament):
-    form = (PlayerForm if tournament.is_individual else PairForm)(_posted(request))
+    form: PlayerForm | PairForm = (PlayerForm if tournament.is_individual else PairForm)(_posted(request))
     if request.method == "POST" and form.is_valid():
         try:
-            if tournament.is_individual:
+            if isinstance(form, PlayerForm):
                 entry = services.register_player(request.user, tournament, form.player)
                 done = _("%(player)s is registered.") % {"player": entry.player}
             else:
-                pair = services.register_pair(request.user, tournament, form.player("first"), form.player("second"),
+                pair = services.register_pair(request.user, tournament, form.player_of("first"), form.player_of("second"),
                                               number=form.cleaned_data["number"])
                 done = _("Pair №%(number)s %(pair)s is registered.") % {"number": pair.number, "pair": pair}
         except ValidationError as error:

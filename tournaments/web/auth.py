@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -56,6 +56,7 @@ def lockout_message() -> str:
 def lockout_response(request, original_response=None, credentials=None):
     """What a locked-out sign-in gets (``AXES_LOCKOUT_CALLABLE``): the login page with the reason
     (status 429), or under /api/ the JSON error form."""
+    response: HttpResponse
     if request.path_info.startswith(API_PREFIX):
         response = JsonResponse(error_body(lockout_message()), status=status.HTTP_429_TOO_MANY_REQUESTS,
                                 json_dumps_params={"ensure_ascii": False})
