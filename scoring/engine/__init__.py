@@ -1,4 +1,4 @@
-"""The rules engine: plain Python, no Django (shared/RULES.md sections 2 to 7, and 9).
+"""The rules engine: plain Python, no Django (docs/RULES.md sections 2 to 7, and 9).
 
 - :mod:`.vocabulary`: the words of the game as named types: :data:`Seat`, :class:`Pair`,
   :class:`Side`, :class:`DealEnd`, :class:`ViolationCode`, :class:`Reason`, ... (``StrEnum``

@@ -1,5 +1,5 @@
 """Goat (Козёл) and Sea Goat (Морской козёл): a deal with a bazaar for 2 to 4 players, and the game
-to ``lose_at`` or to the ``target`` (shared/RULES.md 9.1, 9.2).
+to ``lose_at`` or to the ``target`` (docs/RULES.md 9.1, 9.2).
 
 :class:`GoatDeal` is played as a sports :class:`~scoring.engine.deal.Deal` is: :attr:`~GoatDeal.to_move`,
 :meth:`~GoatDeal.legal_moves`, :meth:`~GoatDeal.allowance`, :meth:`~GoatDeal.play`,

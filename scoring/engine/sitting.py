@@ -1,4 +1,4 @@
-"""A sitting: the ``games_per_tour`` games one table plays in one tour (shared/RULES.md 9.1
+"""A sitting: the ``games_per_tour`` games one table plays in one tour (docs/RULES.md 9.1
 "Tournament"), one after another, and what the standings take from them. The games of RULES 9
 play sittings: Goat and Sea Goat (:class:`~scoring.engine.goat_sitting.GoatSitting`) and
 ``points`` (:class:`~scoring.engine.points.PointsSitting`); each game is the game's own class,
