@@ -11,8 +11,8 @@
 - :mod:`.partition`: :class:`Partition`, an event-sourced partition to the target or until time;
 - :mod:`.regulations`: :class:`Regulations`, the validated settings with RULES.md's defaults, and
   an enum for each choice setting;
-- :mod:`.goat`: Goat and Sea Goat (RULES 9.1, 9.2): :class:`GoatDeal` (a bazaar, 2 to 4 players)
-  and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`; :class:`GoatSitting`, the
+- :mod:`.goat_deal` and :mod:`.goat`: Goat and Sea Goat (RULES 9.1, 9.2): :class:`GoatDeal` (a
+  bazaar, 2 to 4 players) and :class:`GoatGame`; their scoring rules in :mod:`.goat_rules`; :class:`GoatSitting`, the
   ``games_per_tour`` games of one table in one tour (:mod:`.goat_sitting`, on :class:`Sitting`
   of :mod:`.sitting`);
 - :mod:`.points`: :class:`PointsGame`, any other game scored by hand (RULES 9.3), and its
@@ -26,7 +26,8 @@ The package is checked with ``mypy --strict`` (``make test``).
 
 from .deal import LEFT, RIGHT, SEATS, Deal, DealOutcome, Move, deal_hands, pair_of, partner_of, seats_of
 from .errors import HandError, IllegalMove, PartitionError, ProtocolError, RegulationsError, RulesError
-from .goat import GameDecision, GamePenalty, GameResult, GoatDeal, GoatDealRecord, GoatGame, GoatMove, GoatOutcome
+from .goat import GameDecision, GamePenalty, GameResult, GoatDealRecord, GoatGame
+from .goat_deal import GoatDeal, GoatMove, GoatOutcome
 from .goat_rules import seats_of_unit, unit_index, units_of
 from .goat_sitting import GoatSitting
 from .partition import Awaited, Decision, DealRecord, Partition, PenaltyRecord, Status, ViolationRecord
