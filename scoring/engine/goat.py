@@ -112,7 +112,7 @@ class _State:
     timed_out_deal: GoatDeal | None = None  # the deal in which the clock ran out (move_timeout forfeit)
 
 
-class GoatGame(Annulments):
+class GoatGame(Annulments[_State]):
     """One game of Goat or Sea Goat at one table (RULES 9.1, 9.2).
 
     Deals are played move by move (:meth:`start_deal`, then :meth:`draw`, :meth:`play`,
@@ -137,12 +137,8 @@ class GoatGame(Annulments):
             if not (isinstance(key, str) and code in rules.PENALTY_CODES and type(count) is int and count >= 0):
                 raise PartitionError(gettext_noop("earlier violations are counted by seat or unit and code, got "
                                                   "%(item)s"), item=repr((key, code, count)))
-        self.events: list[dict[str, Any]] = []
         self.current: GoatDeal | None = None
-        self._index = 0  # index of the event being applied: a violation's id
-        self._annulled: dict[int, str] = {}  # violation id -> reason
-        self._replaying = False
-        self._state = self._fresh()
+        super().__init__()
         if first_leader is not None:
             self.draw_lead(first_leader)
 
@@ -262,30 +258,6 @@ class GoatGame(Annulments):
                           d.goats if d else (), self.winners(), d.reason if d else None)
 
     # -- events --------------------------------------------------------------------------------
-
-    def _event(self, event: dict[str, Any]) -> Any:
-        """Apply an event; it is kept only when it applies without error (the state is restored)."""
-        before = self._copy_state()
-        self._index = len(self.events)
-        try:
-            result = self._apply(event)
-        except RulesError:
-            self._state = before
-            raise
-        self.events.append(event)
-        return result
-
-    def _copy_state(self) -> _State:
-        s = self._state
-        return _State(s.first_leader, s.next_leader, list(s.deals), list(s.penalties), list(s.scores), list(s.memo),
-                      list(s.opened), s.carry, s.time_expired, s.decision, s.timeout, s.lead_at, list(s.violations),
-                      dict(s.repeats), list(s.pending), s.timed_out_deal)
-
-    def _apply(self, event: Mapping[str, Any]) -> Any:
-        handler = getattr(self, f"_on_{event.get('type')}", None)
-        if handler is None:
-            raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
-        return handler(event)
 
     def _check_open(self) -> None:
         d = self._state.decision
@@ -582,7 +554,7 @@ class GoatGame(Annulments):
             self._charge(gr.unit_index(penalty.seat, self.regulations), penalty.points)
             self._state.penalties.append(replace(penalty, scores=self.scores))
 
-    def _decide(self, record: GoatDealRecord | None) -> None:
+    def _decide(self, record: GoatDealRecord | None = None) -> None:
         """End the game if it is over after a deal (and the penalties written after it); a
         penalty right after the deal that decided it decides it again (more goats, or another
         side at the target)."""
@@ -748,17 +720,6 @@ class GoatGame(Annulments):
         of the kind is again a first one; nothing else changes."""
         self._event({"type": "annul", "violation": violation_id, "reason": reason})
 
-    def _replay(self) -> None:
-        """Apply every event again from the start (after an annulment); the deal being played stays."""
-        current, self.current, self._state = self.current, None, self._fresh()
-        self._replaying = True
-        try:
-            for self._index, event in enumerate(self.events):
-                self._apply(event)
-        finally:
-            self._replaying = False
-            self.current = current
-
     def time_out(self, seat: Seat) -> GameDecision:
         """With ``move_timeout = forfeit`` the player at ``seat`` let his move clock run out: the
         deal being played is not scored and the game ends (RULES 9.1). That deal is kept
@@ -820,22 +781,6 @@ class GoatGame(Annulments):
             s.decision = GameDecision(GameReason.NO_SHOW, goats=away, absent=away)
         return s.decision
 
-    def expire_time(self, during_deal: bool) -> None:
-        """The game's time limit ran out (RULES 5, 9): during a deal the game ends after it, between
-        deals at once, counted as it stands."""
-        self._event({"type": "time", "during_deal": during_deal})
-
-    def _on_time(self, event: Mapping[str, Any]) -> None:
-        self._check_open()
-        s, during_deal = self._state, event.get("during_deal")
-        if type(during_deal) is not bool:
-            raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
-        if s.time_expired is not None:
-            raise PartitionError(gettext_noop("the clock has already run out"))
-        played = len(s.deals)
-        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
-        self._decide(None)
-
     # -- storing -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -843,7 +788,7 @@ class GoatGame(Annulments):
         this is the stored state, not a public view)."""
         data: dict[str, Any] = {
             "regulations": self.regulations.to_dict(),
-            "events": [{k: v.to_dict() if isinstance(v, GoatDeal) else v for k, v in e.items()} for e in self.events],
+            "events": self._stored_events(),
             "current": None if self.current is None else self.current.to_dict(),
         }
         if self.earlier_violations:
@@ -861,11 +806,7 @@ class GoatGame(Annulments):
                 raise PartitionError(gettext_noop("earlier violations are a list of [seat or unit, code, count]"))
             earlier_violations = {(key, code): n for key, code, n in stored}
         game = cls(Regulations.from_dict(data.get("regulations")), earlier_violations=earlier_violations)
-        for k, event in enumerate(data.get("events", []), 1):
-            try:
-                game._event(dict(event))
-            except RulesError as error:
-                raise error.at(gettext_noop("event %(n)s"), n=k) from None
+        game._record_stored(data.get("events", []))
         if data.get("current") is not None:
             game.current = GoatDeal.from_dict(data["current"], game.regulations)
         return game
