@@ -18,12 +18,14 @@ from .deal import check_seconds
 from .annulment import Annulments
 from .errors import PartitionError, RulesError, gettext_noop
 from .goat_deal import GoatDeal, GoatMove, GoatOutcome, check_game
+from .outcome import GameDecision, GameResult, Outcome, game_outcome
 from .partition import ViolationRecord
 from .regulations import Game, MoveTimeout, Regulations
 from .tiles import TILES, Tile, TileIndex, TileMask, indices_of
 from .vocabulary import Consequence, Expiry, GameReason, GoatEnd, Seat, Side, Unit, ViolationCode
 
-# GoatDeal, GoatMove and GoatOutcome are defined in .goat_deal and still importable from here.
+# GoatDeal, GoatMove and GoatOutcome are defined in .goat_deal, GameDecision and GameResult in
+# .outcome; all are still importable from here.
 __all__ = ["GoatDeal", "GoatMove", "GoatOutcome", "GoatGame", "GoatDealRecord", "GamePenalty", "GameDecision",
            "GameResult"]
 
@@ -62,34 +64,6 @@ class GamePenalty:
     points: int
     scores: tuple[int, ...]
     violation: int | None = None  # the violation it follows from, if any
-
-
-@dataclass(frozen=True)
-class GameDecision:
-    """The game is over: ``reason``; ``goats`` (Goat: the units at ``lose_at``), ``winner`` (Sea
-    Goat, points: the one unit that won, if one did), ``timed_out`` (the unit that ran out of
-    time), ``absent`` (a no-show: the units that had not appeared)."""
-
-    reason: GameReason
-    goats: tuple[Unit, ...] = ()
-    winner: Unit | None = None
-    timed_out: Unit | None = None
-    absent: tuple[Unit, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """What the standings of a tournament take from one game (RULES 9.1, 9.2): per unit (in the
-    order of ``units``) the score, the game points, whether it is a goat and whether it won
-    (``winners``: Sea Goat's or a points game's winner; after a Sea Goat no-show, every unit
-    present)."""
-
-    units: tuple[Unit, ...]
-    scores: tuple[int, ...]
-    game_points: tuple[int, ...]
-    goats: tuple[Unit, ...]
-    winners: tuple[Unit, ...]
-    reason: GameReason | None
 
 
 @dataclass
@@ -256,6 +230,12 @@ class GoatGame(Annulments[_State]):
         d = self._state.decision
         return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units),
                           d.goats if d else (), self.winners(), d.reason if d else None)
+
+    def outcome(self) -> Outcome | None:
+        """The game's :class:`~scoring.engine.outcome.Outcome` (its units ranked as the standings
+        of RULES 9.1, 9.2 rank them); ``None`` while it goes on."""
+        d = self._state.decision
+        return None if d is None else game_outcome(self.regulations, self.result(), d)
 
     # -- events --------------------------------------------------------------------------------
 

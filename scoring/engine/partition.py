@@ -29,6 +29,7 @@ from . import rules
 from .deal import Deal, DealOutcome, check_seconds, is_seat, pair_of
 from .annulment import Annulments
 from .errors import PartitionError, RulesError, gettext_noop
+from .outcome import Outcome
 from .regulations import FishTie, Format, Regulations, RepeatScope
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import Absent, Consequence, DealEnd, Expiry, Next, Pair, Reason, Seat, Side, ViolationCode
@@ -233,6 +234,16 @@ class Partition(Annulments[_State]):
     @property
     def is_over(self) -> bool:
         return self._state.decision is not None
+
+    def outcome(self) -> Outcome | None:
+        """The partition's :class:`~scoring.engine.outcome.Outcome`: pairs A and B ranked by the
+        winner (none when both were absent), their totals; ``None`` while it goes on."""
+        s, d = self._state, self._state.decision
+        if d is None:
+            return None
+        ranks = None if d.winner is None else (1, 2) if d.winner == Pair.A else (2, 1)
+        absent = () if s.no_show is None else tuple(Pair) if s.no_show == Absent.BOTH else (Pair(s.no_show),)
+        return Outcome(tuple(Pair), ranks, d.reason, s.totals, absent)
 
     def status(self) -> Status:
         s = self._state

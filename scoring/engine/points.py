@@ -17,7 +17,8 @@ from . import goat_rules as gr
 from . import rules
 from .errors import PartitionError, RulesError, gettext_noop
 from .events import EventSourced
-from .goat import GameDecision, GamePenalty, GameResult
+from .goat import GamePenalty
+from .outcome import GameDecision, GameResult, Outcome, game_outcome
 from .regulations import Game, PointsWin, Regulations
 from .sitting import Sitting
 from .vocabulary import Expiry, GameReason, Seat, Unit, ViolationCode
@@ -93,6 +94,12 @@ class PointsGame(EventSourced[_State]):
         d = self._state.decision
         return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units), (),
                           (d.winner,) if d and d.winner else (), d.reason if d else None)
+
+    def outcome(self) -> Outcome | None:
+        """The game's :class:`~scoring.engine.outcome.Outcome` (its units ranked as the standings
+        of RULES 9.3 rank them); ``None`` while it goes on."""
+        d = self._state.decision
+        return None if d is None else game_outcome(self.regulations, self.result(), d)
 
     def _check_open(self) -> None:
         d = self._state.decision
