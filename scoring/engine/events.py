@@ -60,7 +60,7 @@ class EventSourced(Generic[S]):
 
     @property
     def event_count(self) -> int:
-        """How many events were recorded (what a stored state is compared by)."""
+        """How many events were recorded."""
         return len(self.events)
 
     def _event(self, event: dict[str, Any]) -> Any:
