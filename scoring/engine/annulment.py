@@ -7,22 +7,29 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .errors import PartitionError, RulesError, gettext_noop
+from .events import EventSourced, S
 
 __all__ = ["Annulments"]
 
 
-class Annulments:
+class Annulments(EventSourced[S]):
     """A game whose events may include violations, replayed from its events: an ``annul`` event
     marks one violation as justified and replays the game without it. Refused, with the game as
-    it was, when the replay breaks (a later event no longer fits)."""
+    it was, when the replay breaks (a later event no longer fits). The deal being played
+    (``current``) stays through a replay."""
 
-    events: list[dict[str, Any]]
-    _index: int  # the event being applied: a violation's id
-    _annulled: dict[int, str]  # violation id -> reason
-    _replaying: bool
+    current: Any  # the deal being played move by move, if any
+
+    def __init__(self) -> None:
+        self._annulled: dict[int, str] = {}  # violation id -> reason
+        super().__init__()
 
     def _replay(self) -> None:
-        raise NotImplementedError
+        current, self.current = self.current, None
+        try:
+            super()._replay()
+        finally:
+            self.current = current
 
     def _on_annul(self, event: Mapping[str, Any]) -> None:
         vid, reason = event.get("violation"), event.get("reason")

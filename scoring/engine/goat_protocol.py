@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any, Final, Mapping
 
 from .errors import RulesError, gettext_noop
-from .goat import GamePenalty, GoatDeal, GoatDealRecord, GoatGame
+from .goat import GamePenalty, GoatDealRecord, GoatGame
+from .goat_deal import GoatDeal
 from .points import PointsGame
 from . import rules
 from .protocol_fields import (Listed, fail, move_number, place, play_moves, read_penalties, read_time,

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .errors import PartitionError, RulesError, gettext_noop
-from .goat import GameDecision, GamePenalty, GoatDeal, GoatDealRecord, GoatGame
+from .goat import GameDecision, GoatDealRecord, GoatGame
+from .goat_deal import GoatDeal
 from .partition import Awaited, ViolationRecord
 from .regulations import MoveTimeout, Regulations
 from .sitting import Sitting

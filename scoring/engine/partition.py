@@ -29,6 +29,7 @@ from . import rules
 from .deal import Deal, DealOutcome, check_seconds, is_seat, pair_of
 from .annulment import Annulments
 from .errors import PartitionError, RulesError, gettext_noop
+from .outcome import Outcome
 from .regulations import FishTie, Format, Regulations, RepeatScope
 from .tiles import Tile, TileIndex, TileMask
 from .vocabulary import Absent, Consequence, DealEnd, Expiry, Next, Pair, Reason, Seat, Side, ViolationCode
@@ -162,7 +163,7 @@ def _fish_seat_needed() -> PartitionError:
         "fish needs the seat that placed the fishing tile when the next deal is led by the winner"))
 
 
-class Partition(Annulments):
+class Partition(Annulments[_State]):
     """One partition between pair A (seats 1, 3) and pair B (seats 2, 4).
 
     >>> p = Partition(first_leader=1)
@@ -182,12 +183,8 @@ class Partition(Annulments):
             if not (is_seat(seat) and code in rules.VIOLATION_CODES and type(count) is int and count >= 0):
                 raise PartitionError(gettext_noop("earlier violations are counted by seat 1 to 4 and code, got %(item)s"),
                                      item=repr((seat, code, count)))
-        self.events: list[dict[str, Any]] = []
         self.current: Deal | None = None
-        self._state = _State()
-        self._index = 0  # index of the event being applied: a violation's id
-        self._annulled: dict[int, str] = {}  # violation id -> reason
-        self._replaying = False
+        super().__init__()
         if first_leader is not None:
             self.draw_lead(first_leader)
 
@@ -237,6 +234,16 @@ class Partition(Annulments):
     @property
     def is_over(self) -> bool:
         return self._state.decision is not None
+
+    def outcome(self) -> Outcome | None:
+        """The partition's :class:`~scoring.engine.outcome.Outcome`: pairs A and B ranked by the
+        winner (none when both were absent), their totals; ``None`` while it goes on."""
+        s, d = self._state, self._state.decision
+        if d is None:
+            return None
+        ranks = None if d.winner is None else (1, 2) if d.winner == Pair.A else (2, 1)
+        absent = () if s.no_show is None else tuple(Pair) if s.no_show == Absent.BOTH else (Pair(s.no_show),)
+        return Outcome(tuple(Pair), ranks, d.reason, s.totals, absent)
 
     def status(self) -> Status:
         s = self._state
@@ -306,20 +313,13 @@ class Partition(Annulments):
 
     # -- events --------------------------------------------------------------------------------
 
+    def _fresh(self) -> _State:
+        return _State()
+
     def _event(self, event: dict[str, Any]) -> Any:
-        """Apply an event; it is kept only when it applies without error."""
-        self._index = len(self.events)
         if self.current is not None and event["type"] in ("penalty", "violation"):
             event["during_deal"] = True  # kept, so that a replay defers it the same way
-        result = self._apply(event)
-        self.events.append(event)
-        return result
-
-    def _apply(self, event: dict[str, Any]) -> Any:
-        handler = getattr(self, f"_on_{event.get('type')}", None)
-        if handler is None:
-            raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
-        return handler(event)
+        return super()._event(event)
 
     def draw_lead(self, seat: Seat) -> None:
         """Record the seat that won the lead draw (RULES 3)."""
@@ -678,22 +678,6 @@ class Partition(Annulments):
         withdrawn and the next violation of the same kind is again a first one (RULES 6)."""
         self._event({"type": "annul", "violation": violation_id, "reason": reason})
 
-    def expire_time(self, during_deal: bool) -> None:
-        """The partition's clock ran out, during a deal (it is the last) or between deals (one
-        more deal is played), RULES 5."""
-        self._event({"type": "time", "during_deal": during_deal})
-
-    def _on_time(self, event: dict[str, Any]) -> None:
-        self._check_open()
-        s, during_deal = self._state, event.get("during_deal")
-        if type(during_deal) is not bool:
-            raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
-        if s.time_expired is not None:
-            raise PartitionError(gettext_noop("the clock has already run out"))
-        played = len(s.deals)
-        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
-        self._decide()
-
     def record_no_show(self, absent: Absent) -> Decision:
         """Pair ``"A"``, ``"B"`` or ``"both"`` had not appeared by the no-show deadline (RULES 5)."""
         decision: Decision = self._event({"type": "no_show", "absent": absent})
@@ -734,16 +718,6 @@ class Partition(Annulments):
         s.decision = Decision(rules.other_pair(Pair(pair)), Reason.FORFEIT)
         return s.decision
 
-    def _replay(self) -> None:
-        current, self.current, self._state = self.current, None, _State()
-        self._replaying = True
-        try:
-            for self._index, event in enumerate(self.events):
-                self._apply(event)
-        finally:
-            self._replaying = False
-            self.current = current
-
     # -- storing -------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -754,8 +728,7 @@ class Partition(Annulments):
         return {
             "regulations": self.regulations.to_dict(),
             "earlier_violations": [[seat, code, n] for (seat, code), n in self.earlier_violations.items()],
-            "events": [{k: v.to_dict() if isinstance(v, Deal) else v for k, v in e.items()}
-                       for e in self.events],
+            "events": self._stored_events(),
             "current": None if self.current is None else self.current.to_dict(),
             "snapshot": {"deals": deals, "current": None if self.current is None else self.current.snapshot()},
         }
@@ -777,16 +750,14 @@ class Partition(Annulments):
                 restored = {k: Deal.restore(state) for k, state in snapshot["deals"]}
             except (KeyError, TypeError, ValueError) as error:
                 raise PartitionError(gettext_noop("the snapshot is damaged")) from error
-        for k, event in enumerate(data.get("events", []), 1):
-            event = dict(event)
-            if k - 1 in restored:
+
+        def restore(index: int, event: dict[str, Any]) -> dict[str, Any]:
+            if index in restored:
                 if event.get("type") != "deal" or "deal" not in event:
-                    raise PartitionError(gettext_noop("the snapshot is damaged")).at(gettext_noop("event %(n)s"), n=k)
-                event["deal"] = restored.pop(k - 1)
-            try:
-                partition._event(event)
-            except RulesError as error:
-                raise error.at(gettext_noop("event %(n)s"), n=k) from None
+                    raise PartitionError(gettext_noop("the snapshot is damaged"))
+                event["deal"] = restored.pop(index)
+            return event
+        partition._record_stored(data.get("events", []), restore)
         if restored:
             raise PartitionError(gettext_noop("the snapshot is damaged"))
         if data.get("current") is not None:

@@ -16,7 +16,9 @@ from typing import Any, Mapping
 from . import goat_rules as gr
 from . import rules
 from .errors import PartitionError, RulesError, gettext_noop
-from .goat import GameDecision, GamePenalty, GameResult
+from .events import EventSourced
+from .goat import GamePenalty
+from .outcome import GameDecision, GameResult, Outcome, game_outcome
 from .regulations import Game, PointsWin, Regulations
 from .sitting import Sitting
 from .vocabulary import Expiry, GameReason, Seat, Unit, ViolationCode
@@ -42,7 +44,7 @@ class _State:
     decision: GameDecision | None = None
 
 
-class PointsGame:
+class PointsGame(EventSourced[_State]):
     """One ``points`` game at one table, event-sourced like :class:`~scoring.engine.goat.GoatGame`.
 
     >>> game = PointsGame(Regulations(game="points", players=2, target=50))
@@ -55,8 +57,10 @@ class PointsGame:
             raise RulesError(gettext_noop("the regulations' game is %(game)s, not points"), game=regulations.game)
         self.regulations = regulations
         self.units = gr.units_of(regulations)
-        self.events: list[dict[str, Any]] = []
-        self._state = _State(scores=[0] * len(self.units))
+        super().__init__()
+
+    def _fresh(self) -> _State:
+        return _State(scores=[0] * len(self.units))
 
     @property
     def deals(self) -> list[PointsDealRecord]:
@@ -91,19 +95,11 @@ class PointsGame:
         return GameResult(self.units, self.scores, self.game_points() or (0,) * len(self.units), (),
                           (d.winner,) if d and d.winner else (), d.reason if d else None)
 
-    def _event(self, event: dict[str, Any]) -> Any:
-        s = self._state
-        before = _State(list(s.deals), list(s.penalties), list(s.scores), s.time_expired, s.decision)
-        try:
-            handler = getattr(self, f"_on_{event.get('type')}", None)
-            if handler is None:
-                raise PartitionError(gettext_noop("unknown event %(type)s"), type=repr(event.get("type")))
-            result = handler(event)
-        except RulesError:
-            self._state = before
-            raise
-        self.events.append(event)
-        return result
+    def outcome(self) -> Outcome | None:
+        """The game's :class:`~scoring.engine.outcome.Outcome` (its units ranked as the standings
+        of RULES 9.3 rank them); ``None`` while it goes on."""
+        d = self._state.decision
+        return None if d is None else game_outcome(self.regulations, self.result(), d)
 
     def _check_open(self) -> None:
         d = self._state.decision
@@ -176,33 +172,13 @@ class PointsGame:
         self._decide()
         return penalty
 
-    def expire_time(self, during_deal: bool) -> None:
-        """The time limit ran out: the game ends after the current deal (or at once between deals),
-        won by the best score if only one unit has it."""
-        self._event({"type": "time", "during_deal": during_deal})
-
-    def _on_time(self, event: Mapping[str, Any]) -> None:
-        self._check_open()
-        s, during_deal = self._state, event.get("during_deal")
-        if type(during_deal) is not bool:
-            raise PartitionError(gettext_noop("during_deal must be true or false, got %(value)s"), value=repr(during_deal))
-        if s.time_expired is not None:
-            raise PartitionError(gettext_noop("the clock has already run out"))
-        played = len(s.deals)
-        s.time_expired = (Expiry.DURING_DEAL, played + 1) if during_deal else (Expiry.AFTER_DEAL, played)
-        self._decide()
-
     def to_dict(self) -> dict[str, Any]:
-        return {"regulations": self.regulations.to_dict(), "events": [dict(e) for e in self.events]}
+        return {"regulations": self.regulations.to_dict(), "events": self._stored_events()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PointsGame:
         game = cls(Regulations.from_dict(data.get("regulations")))
-        for k, event in enumerate(data.get("events", []), 1):
-            try:
-                game._event(dict(event))
-            except RulesError as error:
-                raise error.at(gettext_noop("event %(n)s"), n=k) from None
+        game._record_stored(data.get("events", []))
         return game
 
 

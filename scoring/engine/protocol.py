@@ -21,7 +21,7 @@ file, and the partition itself counts what was recorded during it as recorded be
 
 from __future__ import annotations
 
-from typing import Any, Final, Mapping
+from typing import Any, Final, Mapping, TypeAlias
 
 from . import rules
 from .deal import Deal
@@ -35,7 +35,7 @@ from .protocol_fields import (Listed, fail, move_number, place, play_moves, read
 from .regulations import Game, Regulations
 from .vocabulary import DealEnd, Expiry, ViolationCode
 
-__all__ = ["FORMAT", "AnyGame", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
+__all__ = ["FORMAT", "ProtocolGame", "read_protocol", "result_of", "score_protocol", "write_protocol", "allowances_of"]
 
 FORMAT: Final = "domino-protocol/1"
 _KEYS: Final = {"format", "regulations", "pairs", "first_leader", "deals", "penalties", "time_expired", "no_show",
@@ -44,11 +44,15 @@ _DEAL_KEYS: Final = {"end", "seat", "pips"}
 _MOVE_DEAL_KEYS: Final = {"hands", "moves"}
 
 
-#: What a protocol describes: a sports partition, or a game of Goat, Sea Goat or points.
-AnyGame = Partition | GoatGame | PointsGame
+#: What one protocol document describes: a sports partition, or one game of RULES 9 (Goat, Sea
+#: Goat or points), never a sitting (a sitting's file, ``domino-sitting/1``, read outside the
+#: engine, holds one such document per game).
+#: Each game answers :class:`~scoring.engine.game.TableGame`'s reading of a finished table
+#: (``outcome()``), but the format's fields are each kind's own, so this stays a union.
+ProtocolGame: TypeAlias = Partition | GoatGame | PointsGame
 
 
-def read_protocol(doc: Any) -> tuple[AnyGame, dict[str, list[str]] | None]:
+def read_protocol(doc: Any) -> tuple[ProtocolGame, dict[str, list[str]] | None]:
     """The partition (or game) a protocol document describes, and its pair names (the units'
     names in a game), if given."""
     if not isinstance(doc, Mapping):
@@ -230,7 +234,7 @@ def _penalties_output(partition: Partition) -> tuple[list[dict[str, Any]], tuple
     return out, totals
 
 
-def result_of(partition: AnyGame) -> dict[str, Any]:
+def result_of(partition: ProtocolGame) -> dict[str, Any]:
     """The output document of a partition (deals, penalties, totals, winner, reason, and the
     violations the format lists, ``move_time`` and ``conduct``, in order of occurrence), or of a game."""
     if not isinstance(partition, Partition):
@@ -289,7 +293,7 @@ def _written_violations(partition: Partition) -> list[dict[str, Any]]:
     return written_violations(partition.violations, moves)
 
 
-def write_protocol(partition: AnyGame, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+def write_protocol(partition: ProtocolGame, pairs: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
     """Export a partition (or a game) to the input format: the deals, the penalties, the clock's
     seconds and the violations (module docstring). Violations of the codes that are penalties at
     once are written as their penalties."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 
 from .deal import Deal, new_seed
-from .goat import GoatDeal, GoatGame
+from .goat import GoatGame
+from .goat_deal import GoatDeal
 from .partition import Partition
 from .regulations import Regulations
 

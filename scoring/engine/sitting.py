@@ -10,11 +10,11 @@ table's time has not run out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Generic, Mapping, Protocol, Self, Sequence, TypeVar
 
 from .errors import PartitionError, RulesError, gettext_noop
-from .goat import GamePenalty, GameResult
+from .goat import GamePenalty
+from .outcome import GameDecision, GameResult, Outcome, SittingTotals, ranks_of, totals_of
 from .regulations import Regulations
 from .vocabulary import Expiry, Seat, Unit, ViolationCode
 
@@ -35,6 +35,12 @@ class SittingGame(Protocol):
     def is_over(self) -> bool: ...
 
     @property
+    def event_count(self) -> int: ...
+
+    @property
+    def decision(self) -> GameDecision | None: ...
+
+    @property
     def time_expired(self) -> tuple[Expiry, int] | None: ...
 
     def result(self) -> GameResult: ...
@@ -50,18 +56,6 @@ class SittingGame(Protocol):
 G = TypeVar("G", bound=SittingGame)
 #: What recording a deal returns.
 R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class SittingTotals:
-    """Per unit (in the order of ``units``), summed over the finished games of a sitting: game
-    points, games in which it was a goat, score, games won (Sea Goat, points)."""
-
-    units: tuple[Unit, ...]
-    game_points: tuple[int, ...]
-    goats: tuple[int, ...]
-    scores: tuple[int, ...]
-    games_won: tuple[int, ...]
 
 
 class Sitting(Generic[G]):
@@ -104,19 +98,23 @@ class Sitting(Generic[G]):
 
     def totals(self) -> SittingTotals:
         """What the standings take from the finished games (RULES 9.1, 9.2, 9.3)."""
-        units = self.game.units
-        n = len(units)
-        points, goats, scores, won = [0] * n, [0] * n, [0] * n, [0] * n
-        for game in self.games:
-            if not game.is_over:
-                continue
-            result = game.result()
-            for k, unit in enumerate(units):
-                points[k] += result.game_points[k]
-                goats[k] += unit in result.goats
-                scores[k] += result.scores[k]
-                won[k] += unit in result.winners
-        return SittingTotals(units, tuple(points), tuple(goats), tuple(scores), tuple(won))
+        return totals_of(self.game.units, (game.result() for game in self.games if game.is_over))
+
+    def outcome(self) -> Outcome | None:
+        """The sitting's :class:`Outcome` once it is over: its units ranked by its :meth:`totals`
+        as the standings rank them (the regulations' ``standings``), the units absent at a
+        no-show (which decides every game) last; the reason is its last game's."""
+        if not self.is_over:
+            return None
+        totals, first = self.totals(), self.games[0].decision
+        absent = first.absent if first is not None else ()
+        return Outcome(totals.units, ranks_of(self.regulations, totals, absent), self.game.result().reason,
+                       totals.scores, absent)
+
+    @property
+    def event_count(self) -> int:
+        """Events recorded in all the games."""
+        return sum(game.event_count for game in self.games)
 
     # -- recording -----------------------------------------------------------------------------
 
