@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -494,6 +495,12 @@ class ProtocolBatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tour or self.tournament} batch {self.pk}"
+
+    @property
+    def acting(self) -> User | AnonymousUser:
+        """Whom the batch's work acts as: its creator, whose permission every document it issues
+        checks again; nobody if that login was deleted meanwhile, whom every issue refuses."""
+        return self.created_by or AnonymousUser()
 
     @property
     def is_archive(self) -> bool:

@@ -15,12 +15,26 @@ these functions, to decide what a page shows).
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from .models import Entry, Player, Role, Table, Tour, Tournament
+
+#: Whoever acts or looks: a login, or nobody signed in (``request.user``).
+AnyUser: TypeAlias = User | AnonymousUser
+
+def login_of(user: AnyUser) -> User:
+    """The login acting, for what records who did it: nobody signed in is refused (a service
+    has already refused him by its permission check; this says so to the type checker too)."""
+    if not isinstance(user, User):
+        raise PermissionDenied(_("Sign in first."))
+    return user
+
 
 #: The roles that may be a table's referee.
 REFEREE_KINDS = (Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE)
@@ -28,32 +42,32 @@ REFEREE_KINDS = (Role.Kind.REFEREE, Role.Kind.CHIEF_REFEREE)
 ALL_TABLES_KINDS = (Role.Kind.ORGANISER, Role.Kind.CHIEF_REFEREE)
 
 
-def roles(user, tournament: Tournament) -> set[str]:
+def roles(user: AnyUser, tournament: Tournament) -> set[str]:
     """The kinds of role ``user`` holds in ``tournament``."""
     if not user.is_authenticated:
         return set()
     return set(Role.objects.filter(tournament=tournament, user=user).values_list("kind", flat=True))
 
 
-def can_create_tournament(user) -> bool:
+def can_create_tournament(user: AnyUser) -> bool:
     return user.is_authenticated and user.has_perm("tournaments.add_tournament")
 
 
-def can_appoint_organisers(user) -> bool:
+def can_appoint_organisers(user: AnyUser) -> bool:
     """Give logins the right to create tournaments (and make new ones for it): superusers only."""
     return user.is_authenticated and user.is_superuser
 
 
-def can_manage(user, tournament: Tournament) -> bool:
+def can_manage(user: AnyUser, tournament: Tournament) -> bool:
     return user.is_authenticated and (user.is_superuser or Role.Kind.ORGANISER in roles(user, tournament))
 
 
-def can_referee_all(user, tournament: Tournament) -> bool:
+def can_referee_all(user: AnyUser, tournament: Tournament) -> bool:
     """Organisers and chief referees act on every table: they annul, declare forfeits, correct."""
     return can_manage(user, tournament) or Role.Kind.CHIEF_REFEREE in roles(user, tournament)
 
 
-def can_be_referee(user, tournament: Tournament) -> bool:
+def can_be_referee(user: AnyUser, tournament: Tournament) -> bool:
     """Holds a role that may referee a table of ``tournament`` (referee or chief referee)."""
     return bool(roles(user, tournament) & set(REFEREE_KINDS))
 
@@ -64,7 +78,7 @@ def referees(tournament: Tournament):
         tournament_roles__tournament=tournament, tournament_roles__kind__in=REFEREE_KINDS).distinct()
 
 
-def can_referee(user, table: Table) -> bool:
+def can_referee(user: AnyUser, table: Table) -> bool:
     """Record at ``table``: its own referee while he holds a referee or chief referee role in the
     tournament (a referee taken off the staff stops at once), a chief referee or an organiser."""
     if not user.is_authenticated:
@@ -77,22 +91,22 @@ def can_referee(user, table: Table) -> bool:
     return table.referee_id == user.pk and bool(held & set(REFEREE_KINDS))
 
 
-def is_staff(user, tournament: Tournament) -> bool:
+def is_staff(user: AnyUser, tournament: Tournament) -> bool:
     """Holds a role in the tournament (organiser, chief referee, referee), or is a superuser."""
     return bool(roles(user, tournament)) or can_manage(user, tournament)
 
 
-def can_see_tour(user, tour: Tour) -> bool:
+def can_see_tour(user: AnyUser, tour: Tour) -> bool:
     """A draft tour is seen by the tournament's staff only."""
     return tour.is_public or is_staff(user, tour.tournament)
 
 
-def can_see_tournament(user, tournament: Tournament) -> bool:
+def can_see_tournament(user: AnyUser, tournament: Tournament) -> bool:
     """A draft tournament is seen by its staff only."""
     return tournament.status != Tournament.Status.DRAFT or is_staff(user, tournament)
 
 
-def visible_tournaments(user) -> QuerySet[Tournament]:
+def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
     """The tournaments ``user`` may see, as :func:`can_see_tournament` decides, in one query."""
     tournaments = Tournament.objects.all()
     if user.is_authenticated and user.is_superuser:
@@ -103,7 +117,7 @@ def visible_tournaments(user) -> QuerySet[Tournament]:
     return tournaments.filter(visible)
 
 
-def visible_players(user) -> QuerySet[Player]:
+def visible_players(user: AnyUser) -> QuerySet[Player]:
     """The players ``user`` may see: those registered in a tournament he may see (a player of a
     draft tournament is seen by its staff only), and his own record, in one query."""
     entered = Entry.objects.filter(player=OuterRef("pk"), tournament__in=visible_tournaments(user))
@@ -111,7 +125,7 @@ def visible_players(user) -> QuerySet[Player]:
     if user.is_authenticated:
         visible |= Q(user=user)
     return Player.objects.filter(visible)
-def staffed_tournaments(user) -> QuerySet[Tournament]:
+def staffed_tournaments(user: AnyUser) -> QuerySet[Tournament]:
     """The tournaments ``user`` holds a role in (every one, for a superuser): his /manage/ list."""
     if not user.is_authenticated:
         return Tournament.objects.none()
@@ -120,39 +134,39 @@ def staffed_tournaments(user) -> QuerySet[Tournament]:
     return Tournament.objects.filter(pk__in=Role.objects.filter(user=user).values("tournament"))
 
 
-def visible_tours(user, tournament: Tournament) -> QuerySet[Tour]:
+def visible_tours(user: AnyUser, tournament: Tournament) -> QuerySet[Tour]:
     """The tours of ``tournament`` that ``user`` may see, as :func:`can_see_tour` decides."""
     tours = tournament.tours.all()
     return tours if is_staff(user, tournament) else tours.exclude(status=Tour.Status.DRAFT)
 
 
-def require_manage(user, tournament: Tournament) -> None:
+def require_manage(user: AnyUser, tournament: Tournament) -> None:
     if not can_manage(user, tournament):
         raise PermissionDenied(_("Only an organiser of this tournament may do this."))
 
 
-def require_staff(user, tournament: Tournament) -> None:
+def require_staff(user: AnyUser, tournament: Tournament) -> None:
     if not is_staff(user, tournament):
         raise PermissionDenied(_("Only the staff of this tournament may see this."))
 
 
-def require_referee_all(user, tournament: Tournament) -> None:
+def require_referee_all(user: AnyUser, tournament: Tournament) -> None:
     """The chief referee's pages of a tournament: its chief referees and organisers."""
     if not can_referee_all(user, tournament):
         raise PermissionDenied(_("Only the chief referee or an organiser of this tournament may see this."))
 
 
-def require_create(user) -> None:
+def require_create(user: AnyUser) -> None:
     if not can_create_tournament(user):
         raise PermissionDenied(_("You may not create tournaments: ask the federation for organiser rights."))
 
 
-def require_appoint_organisers(user) -> None:
+def require_appoint_organisers(user: AnyUser) -> None:
     if not can_appoint_organisers(user):
         raise PermissionDenied(_("Only a site superuser may appoint organisers."))
 
 
-def refereeing_all(user) -> QuerySet[Tournament]:
+def refereeing_all(user: AnyUser) -> QuerySet[Tournament]:
     """The tournaments whose every table ``user`` records (all, for a superuser), as
     :func:`can_referee_all` decides."""
     if not user.is_authenticated:
@@ -163,7 +177,7 @@ def refereeing_all(user) -> QuerySet[Tournament]:
         pk__in=Role.objects.filter(user=user, kind__in=ALL_TABLES_KINDS).values("tournament"))
 
 
-def refereed_tables(user) -> QuerySet[Table]:
+def refereed_tables(user: AnyUser) -> QuerySet[Table]:
     """The tables ``user`` may record, as :func:`can_referee` decides, in one query: his own in
     the tournaments where he holds a referee role, and every table of the tournaments he
     organises or is chief referee of (all, for a superuser)."""
@@ -180,20 +194,22 @@ def refereed_tables(user) -> QuerySet[Table]:
 # -- players ------------------------------------------------------------------------------------
 
 
-def is_own_player(user, player: Player) -> bool:
+def is_own_player(user: AnyUser, player: Player) -> bool:
     """``player`` is ``user`` himself: his linked account."""
     return user.is_authenticated and player.user_id is not None and player.user_id == user.pk
 
 
-def _organises_every_tournament_of(user, player: Player) -> bool:
+def _organises_every_tournament_of(user: AnyUser, player: Player) -> bool:
     """``player`` was entered in at least one tournament, and every tournament he was ever entered
     in (withdrawn or not) is one ``user`` organises: a player the organiser registered himself."""
     entries = Entry.objects.filter(player=player)
+    if not isinstance(user, User):
+        return False
     organised = Role.objects.filter(user=user, kind=Role.Kind.ORGANISER).values("tournament")
     return entries.exists() and not entries.exclude(tournament__in=organised).exists()
 
 
-def can_edit_player(user, player: Player) -> bool:
+def can_edit_player(user: AnyUser, player: Player) -> bool:
     """Change a player's name, club, city or federation id: the player himself and a superuser
     always; an organiser only while every tournament the player was ever entered in is his (a
     newcomer he registered, to correct a typo). Once the player is entered in another
@@ -203,7 +219,7 @@ def can_edit_player(user, player: Player) -> bool:
     return user.is_superuser or is_own_player(user, player) or _organises_every_tournament_of(user, player)
 
 
-def can_set_pin(user, player: Player) -> bool:
+def can_set_pin(user: AnyUser, player: Player) -> bool:
     """Set the PIN with which a player confirms protocols: the player himself and a superuser;
     an organiser as for :func:`can_edit_player`, and never for a player who has his own account
     (he sets it himself)."""
@@ -214,13 +230,13 @@ def can_set_pin(user, player: Player) -> bool:
     return player.user_id is None and _organises_every_tournament_of(user, player)
 
 
-def require_edit_player(user, player: Player) -> None:
+def require_edit_player(user: AnyUser, player: Player) -> None:
     if not can_edit_player(user, player):
         raise PermissionDenied(_("Only the player himself, or the organiser of every tournament he has been "
                                  "entered in, may change his data."))
 
 
-def require_set_pin(user, player: Player) -> None:
+def require_set_pin(user: AnyUser, player: Player) -> None:
     if not can_set_pin(user, player):
         raise PermissionDenied(_("Only the player himself sets his PIN (or, for a player without an account, "
                                  "the organiser of every tournament he has been entered in)."))
@@ -229,7 +245,7 @@ def require_set_pin(user, player: Player) -> None:
 # -- protocols ----------------------------------------------------------------------------------
 
 
-def can_read_partition_protocol(user, table: Table) -> bool:
+def can_read_partition_protocol(user: AnyUser, table: Table) -> bool:
     """The tournament's staff and the four players of the table (their accounts)."""
     if not user.is_authenticated:
         return False
@@ -239,12 +255,12 @@ def can_read_partition_protocol(user, table: Table) -> bool:
                                                      table.seat4_id]).exists()
 
 
-def require_read_partition_protocol(user, table: Table) -> None:
+def require_read_partition_protocol(user: AnyUser, table: Table) -> None:
     if not can_read_partition_protocol(user, table):
         raise PermissionDenied(_("Only the tournament's staff and the players of this table may see its protocol."))
 
 
-def may_see_hands(user, table: Table) -> bool:
+def may_see_hands(user: AnyUser, table: Table) -> bool:
     """See the hands of the deal in play at ``table`` when acting at it. Beside each hand's holder
     (the phone holding its seat, known by its token, not by a login): the table's own referee
     while he holds a referee role, and the chief referee (a superuser too). Never an organiser
@@ -260,7 +276,7 @@ def may_see_hands(user, table: Table) -> bool:
     return Role.Kind.CHIEF_REFEREE in held or (table.referee_id == user.pk and bool(held & set(REFEREE_KINDS)))
 
 
-def can_confirm(user, table: Table, seat: int, *, with_pin: bool) -> bool:
+def can_confirm(user: AnyUser, table: Table, seat: int, *, with_pin: bool) -> bool:
     """Confirm a seat of ``table``'s protocol: the referee's seat (0) and a player's PIN typed on
     the device of someone who records the table (:func:`can_referee`); a player's seat without a
     PIN from his own account only."""

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Permission, User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -34,7 +34,7 @@ from scoring.engine import Regulations, RegulationsError
 from .fields import no_control_characters, plain_text
 from .models import Entry, EntryChange, Pair, Player, Role, Table, Tour, Tournament
 from . import permissions
-from .permissions import require_create, require_manage
+from .permissions import AnyUser, login_of, require_create, require_manage
 from .slugs import slug_from_name
 
 # -- tournaments ---------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def _slug(tournament: Tournament, slug: str) -> str:
 
 
 @transaction.atomic
-def create_tournament(user, *, name: str, starts_on: date, ends_on: date, slug: str = "", venue: str = "",
+def create_tournament(user: AnyUser, *, name: str, starts_on: date, ends_on: date, slug: str = "", venue: str = "",
                       format: str = Tournament.Format.SWISS, seeding: str = Tournament.Seeding.NUMBERS,
                       regulations: Mapping[str, Any] | None = None, regulations_text: str = "",
                       team_best: int = 0) -> Tournament:
@@ -110,10 +110,10 @@ def create_tournament(user, *, name: str, starts_on: date, ends_on: date, slug: 
     require_create(user)
     tournament = Tournament(name=name, venue=venue, starts_on=starts_on, ends_on=ends_on, format=format,
                             seeding=seeding, regulations=_regulations(regulations),
-                            regulations_text=regulations_text, team_best=team_best, created_by=user)
+                            regulations_text=regulations_text, team_best=team_best, created_by=login_of(user))
     tournament.slug = _slug(tournament, slug)
     _save_tournament(tournament)
-    Role.objects.create(tournament=tournament, user=user, kind=Role.Kind.ORGANISER)
+    Role.objects.create(tournament=tournament, user=login_of(user), kind=Role.Kind.ORGANISER)
     return tournament
 
 
@@ -128,7 +128,7 @@ def _has_public_tour(tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament:
+def update_tournament(user: AnyUser, tournament: Tournament, **fields: Any) -> Tournament:
     """Change the name, short name (empty: made from the name), dates, venue, status, format,
     seeding, regulations or team standings.
 
@@ -156,7 +156,7 @@ def update_tournament(user, tournament: Tournament, **fields: Any) -> Tournament
 
 
 @transaction.atomic
-def add_role(user, tournament: Tournament, username: str, kind: str) -> Role:
+def add_role(user: AnyUser, tournament: Tournament, username: str, kind: str) -> Role:
     """Give a user a role (organiser, chief referee, referee) in the tournament."""
     require_manage(user, tournament)
     _check_kind(kind)
@@ -168,7 +168,7 @@ def add_role(user, tournament: Tournament, username: str, kind: str) -> Role:
 
 
 @transaction.atomic
-def remove_role(user, role: Role) -> None:
+def remove_role(user: AnyUser, role: Role) -> None:
     """Take a role away. A user left with no referee role in the tournament leaves every table
     whose partition is not finished yet (he may no longer record it, see
     :func:`permissions.can_referee`); the finished ones keep him as the referee who played them."""
@@ -188,7 +188,7 @@ class NewLogin:
     password-reset token: it stops working once the password is set, or after
     ``PASSWORD_RESET_TIMEOUT``). The token is not stored: the link is shown once."""
 
-    user: Any
+    user: User
     uidb64: str
     token: str
 
@@ -235,7 +235,7 @@ def _new_link(login) -> NewLogin:
 
 
 @transaction.atomic
-def new_staff_link(user, tournament: Tournament, target) -> NewLogin:
+def new_staff_link(user: AnyUser, tournament: Tournament, target) -> NewLogin:
     """The organiser gives a login of his tournament's staff a new one-time link
     (:func:`_new_link`). Only a chief referee or referee of this tournament whose login is nothing
     else: not an organiser (here or anywhere, nor one who may create tournaments), a superuser,
@@ -260,7 +260,7 @@ def _check_kind(kind: str) -> None:
 
 
 @transaction.atomic
-def add_new_staff(user, tournament: Tournament, *, username: str, first_name: str, last_name: str,
+def add_new_staff(user: AnyUser, tournament: Tournament, *, username: str, first_name: str, last_name: str,
                   kind: str) -> NewLogin:
     """Make a new login with its full name and give it a role in the tournament; the organiser
     hands its holder the one-time link to choose his password."""
@@ -281,7 +281,7 @@ def organisers():
 
 
 @transaction.atomic
-def appoint_organiser(user, username: str):
+def appoint_organiser(user: AnyUser, username: str):
     """Give an existing login the right to create tournaments (he organises those he creates)."""
     permissions.require_appoint_organisers(user)
     target = get_user_model().objects.filter(username=username.strip()).first()
@@ -292,7 +292,7 @@ def appoint_organiser(user, username: str):
 
 
 @transaction.atomic
-def add_new_organiser(user, *, username: str, first_name: str, last_name: str) -> NewLogin:
+def add_new_organiser(user: AnyUser, *, username: str, first_name: str, last_name: str) -> NewLogin:
     """A new login with the right to create tournaments, and its one-time link."""
     permissions.require_appoint_organisers(user)
     made = _new_login(username, first_name, last_name)
@@ -301,7 +301,7 @@ def add_new_organiser(user, *, username: str, first_name: str, last_name: str) -
 
 
 @transaction.atomic
-def new_organiser_link(user, target) -> NewLogin:
+def new_organiser_link(user: AnyUser, target) -> NewLogin:
     """A superuser gives an organiser (:func:`organisers`) a new one-time link (:func:`_new_link`);
     never to a superuser (he changes his own password)."""
     permissions.require_appoint_organisers(user)
@@ -314,7 +314,7 @@ def new_organiser_link(user, target) -> NewLogin:
 
 
 @transaction.atomic
-def dismiss_organiser(user, target) -> None:
+def dismiss_organiser(user: AnyUser, target) -> None:
     """Take away the right to create tournaments. The roles he holds in tournaments stay: they
     are their organisers' to change (:func:`remove_role`)."""
     permissions.require_appoint_organisers(user)
@@ -368,7 +368,7 @@ def _enter(tournament: Tournament, player: Player) -> Entry:
 
 
 @transaction.atomic
-def register_pair(user, tournament: Tournament, first: Mapping[str, Any], second: Mapping[str, Any],
+def register_pair(user: AnyUser, tournament: Tournament, first: Mapping[str, Any], second: Mapping[str, Any],
                   number: int | None = None) -> Pair:
     """Register a pair of two players (found by federation id, or new) in a pair event."""
     require_manage(user, tournament)
@@ -392,7 +392,7 @@ def register_pair(user, tournament: Tournament, first: Mapping[str, Any], second
 
 
 @transaction.atomic
-def register_player(user, tournament: Tournament, data: Mapping[str, Any]) -> Entry:
+def register_player(user: AnyUser, tournament: Tournament, data: Mapping[str, Any]) -> Entry:
     """Register one player in an individual event."""
     require_manage(user, tournament)
     tournament = locked(tournament)
@@ -402,7 +402,7 @@ def register_player(user, tournament: Tournament, data: Mapping[str, Any]) -> En
     return _enter(tournament, _player(data))
 
 
-def _log(user, action: str, *, tournament: Tournament | None = None, player: Player | None = None,
+def _log(user: AnyUser, action: str, *, tournament: Tournament | None = None, player: Player | None = None,
          pair: Pair | None = None, before: Mapping[str, Any] | None = None,
          after: Mapping[str, Any] | None = None) -> None:
     """Append to the history of entries (:class:`EntryChange`), in the caller's transaction."""
@@ -416,7 +416,7 @@ def _named(player: Player) -> dict[str, Any]:
 
 
 @transaction.atomic
-def withdraw_pair(user, pair: Pair) -> Pair:
+def withdraw_pair(user: AnyUser, pair: Pair) -> Pair:
     """Withdraw a pair: it is not drawn again; its played partitions stay."""
     require_manage(user, pair.tournament)
     pair = Pair.objects.select_for_update().get(pk=pair.pk)
@@ -429,7 +429,7 @@ def withdraw_pair(user, pair: Pair) -> Pair:
 
 
 @transaction.atomic
-def withdraw_entry(user, entry: Entry) -> Entry:
+def withdraw_entry(user: AnyUser, entry: Entry) -> Entry:
     """Withdraw a player of an individual event from the next draws."""
     require_manage(user, entry.tournament)
     if not entry.tournament.is_individual:
@@ -442,7 +442,7 @@ def withdraw_entry(user, entry: Entry) -> Entry:
 
 
 @transaction.atomic
-def reinstate_pair(user, pair: Pair) -> Pair:
+def reinstate_pair(user: AnyUser, pair: Pair) -> Pair:
     """Undo a pair's withdrawal: it is drawn again from the next draw on (a draft tour already
     drawn without it is drawn again to take it)."""
     require_manage(user, pair.tournament)
@@ -459,7 +459,7 @@ def reinstate_pair(user, pair: Pair) -> Pair:
 
 
 @transaction.atomic
-def reinstate_entry(user, entry: Entry) -> Entry:
+def reinstate_entry(user: AnyUser, entry: Entry) -> Entry:
     """Undo the withdrawal of a player of an individual event: drawn again from the next draw on."""
     require_manage(user, entry.tournament)
     tournament = locked(entry.tournament)
@@ -476,7 +476,7 @@ def reinstate_entry(user, entry: Entry) -> Entry:
 
 
 @transaction.atomic
-def substitute_player(user, pair: Pair, leaving: Player, data: Mapping[str, Any], from_tour: int) -> Pair:
+def substitute_player(user: AnyUser, pair: Pair, leaving: Player, data: Mapping[str, Any], from_tour: int) -> Pair:
     """Put another player (found by federation id, or new) in ``pair`` instead of ``leaving``,
     from tour ``from_tour`` on.
 
@@ -593,7 +593,7 @@ def _decode(data: bytes | str) -> str:
     raise ValidationError(_("The file is neither UTF-8 nor Windows-1251 text."))
 
 
-def import_pairs_csv(user, tournament: Tournament, data: bytes | str) -> ImportReport:
+def import_pairs_csv(user: AnyUser, tournament: Tournament, data: bytes | str) -> ImportReport:
     """Register the pairs of a CSV file, all or none.
 
     The header names the columns, in English or Russian (:data:`CSV_PLAYER_HEADERS`):
@@ -740,7 +740,7 @@ def _whole(text: str) -> int:
 
 
 @transaction.atomic
-def assign_referee(user, table: Table, referee) -> Table:
+def assign_referee(user: AnyUser, table: Table, referee) -> Table:
     """Make ``referee`` (a user with a referee or chief referee role in the tournament, or his
     username, or None) the referee of ``table``. The permission is checked before the username
     is looked up: nobody but an organiser learns whether a login exists."""
@@ -763,7 +763,7 @@ def assign_referee(user, table: Table, referee) -> Table:
 
 
 @transaction.atomic
-def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table]:
+def assign_referees(user: AnyUser, tour: Tour, referees: Mapping[int, Any]) -> list[Table]:
     """Assign the referees of several tables of ``tour`` at once (table number -> a referee, or
     None), each as :func:`assign_referee` does: all of them, or none when any is refused."""
     require_manage(user, tour.tournament)
@@ -784,7 +784,7 @@ def assign_referees(user, tour: Tour, referees: Mapping[int, Any]) -> list[Table
 
 
 @transaction.atomic
-def assign_referees_evenly(user, tour: Tour) -> list[Table]:
+def assign_referees_evenly(user: AnyUser, tour: Tour) -> list[Table]:
     """Place the tournament's referees (and chief referees) over the tables of ``tour`` in one
     action: ordered by name, the first at table 1, the second at table 2, ..., round again."""
     require_manage(user, tour.tournament)
@@ -796,7 +796,7 @@ def assign_referees_evenly(user, tour: Tour) -> list[Table]:
 
 
 @transaction.atomic
-def set_seeds(user, tournament: Tournament, seeds: Mapping[int, int | None]) -> list[Pair]:
+def set_seeds(user: AnyUser, tournament: Tournament, seeds: Mapping[int, int | None]) -> list[Pair]:
     """The organiser's seeding order: pair id -> seed number (1 first) or None. Each seed once;
     fixed once a tour has been published, as the draw it made."""
     require_manage(user, tournament)
@@ -823,7 +823,7 @@ def set_seeds(user, tournament: Tournament, seeds: Mapping[int, int | None]) -> 
 
 
 @transaction.atomic
-def update_player(user, player: Player, data: Mapping[str, Any], tournament: Tournament | None = None) -> Player:
+def update_player(user: AnyUser, player: Player, data: Mapping[str, Any], tournament: Tournament | None = None) -> Player:
     """Change a player's name, club, city or federation id: the player himself (his linked
     account), a superuser, or the organiser of every tournament he was entered in
     (:func:`permissions.can_edit_player`). The change goes into the history of entries, of

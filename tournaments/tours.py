@@ -29,6 +29,7 @@ from .models import Bye, Entry, Pair, SitOut, Table, Tour, Tournament
 from .permissions import referees, require_manage
 from .services import locked
 from .standings import pair_standings
+from tournaments.permissions import AnyUser
 
 
 def _say(problem: Any) -> str:
@@ -51,7 +52,7 @@ def _active_pairs(tournament: Tournament) -> list[Pair]:
 
 
 @transaction.atomic
-def generate_tour(user, tournament: Tournament, planned_start: datetime | None = None) -> Tour:
+def generate_tour(user: AnyUser, tournament: Tournament, planned_start: datetime | None = None) -> Tour:
     """Draw the next tour by the tournament's format, as a draft to review, edit and publish.
 
     A draft tour is drawn again from scratch; a published one cannot be. The Swiss and individual
@@ -314,7 +315,7 @@ def _player_wins(tournament: Tournament, players: set[int]) -> dict[int, int]:
 
 
 @transaction.atomic
-def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]], bye: int | None = None) -> Tour:
+def set_tables(user: AnyUser, tour: Tour, tables: Sequence[tuple[int | None, int | None]], bye: int | None = None) -> Tour:
     """Seat a draft tour by hand: ``tables`` are (pair A, pair B) ids in table order. The whole
     seating is checked (a pair twice, an empty seat, a withdrawn or unknown pair) and replaces
     the draft's tables."""
@@ -348,7 +349,7 @@ def set_tables(user, tour: Tour, tables: Sequence[tuple[int | None, int | None]]
 
 
 @transaction.atomic
-def publish_tour(user, tour: Tour) -> Tour:
+def publish_tour(user: AnyUser, tour: Tour) -> Tour:
     """Publish a drafted tour: players and the public see its draw; it cannot be redrawn."""
     require_manage(user, tour.tournament)
     tournament = locked(tour.tournament)

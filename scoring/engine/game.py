@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .goat_sitting import GoatSitting
 from .outcome import Outcome
 from .partition import Partition
-from .points import PointsSitting
-from .regulations import Game, Regulations
+from .kinds import kind_of
+from .regulations import Regulations
 
 __all__ = ["TableGame", "new_table_game"]
 
@@ -45,6 +44,5 @@ class TableGame(Protocol):
 def new_table_game(regulations: Regulations) -> TableGame:
     """What a table plays under ``regulations`` at that table (:meth:`Regulations.at_table`),
     nothing recorded yet: a partition in sports, a sitting otherwise."""
-    if regulations.game == Game.SPORTS:
-        return Partition(regulations)
-    return PointsSitting(regulations) if regulations.game == Game.POINTS else GoatSitting(regulations)
+    sitting = kind_of(regulations).sitting
+    return Partition(regulations) if sitting is None else sitting(regulations)

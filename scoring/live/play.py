@@ -27,6 +27,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.contrib.auth.models import AnonymousUser
 
 from scoring import engine
 from scoring.engine.deal import next_seat
@@ -38,6 +39,7 @@ from tournaments.models import PlayMode, Table, Tour
 from tournaments.permissions import can_referee, can_referee_all
 
 from scoring.recording import clock
+from tournaments.permissions import AnyUser
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -89,7 +91,7 @@ def seats_held(partition_id: int, token: str) -> list[int]:
                 .values_list("seat", flat=True))
 
 
-def start_tour(user, tour: Tour) -> Tour:
+def start_tour(user: AnyUser, tour: Tour) -> Tour:
     """The chief referee starts a published tour: its live tables open, and the no-show deadline
     of each (RULES 5: ``no_show_minutes`` from now) begins to run. The planned start only
     informs. A table recorded on the score sheet already stays on it."""
@@ -128,7 +130,7 @@ def _check_live(rules: engine.Regulations, *modes: str) -> None:
                                 "live."))
 
 
-def set_play_mode(user, table: Table, mode: str) -> Table:
+def set_play_mode(user: AnyUser, table: Table, mode: str) -> Table:
     """The organiser or the chief referee changes how one table is played, before its tour
     starts ("" : as the tour says)."""
     if not can_referee_all(user, table.tour.tournament):
@@ -145,7 +147,7 @@ def set_play_mode(user, table: Table, mode: str) -> Table:
     return table
 
 
-def set_tour_play_mode(user, tour: Tour, mode: str, tables: Mapping[int, str] | None = None) -> Tour:
+def set_tour_play_mode(user: AnyUser, tour: Tour, mode: str, tables: Mapping[int, str] | None = None) -> Tour:
     """The organiser or the chief referee chooses how a tour's tables are played, and (``tables``:
     table number -> mode, "" as the tour says) a table's own way, all at once, before the tour
     starts."""
@@ -201,13 +203,13 @@ def claim_seat(partition_id: int, seat: int, pin: str, *, address: str | None = 
         step.record("seat", {"seat": seat, "player": player.pk})
         _present(step, seat)
 
-    change(partition_id, Actor(None, address=address), check, act)
+    change(partition_id, Actor(AnonymousUser(), address=address), check, act)
     if failure is not None:
         raise failure
     return token
 
 
-def release_seat(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
+def release_seat(user: AnyUser, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
     """The referee frees a seat of a digital table (a lost or broken phone): it can be taken
     again, on any device; the PIN locks of its player are lifted (he is at the table)."""
     def act(step: Step) -> None:
@@ -235,7 +237,7 @@ def _present(step: Step, seat: int) -> None:
             step.kind.begin(step)
 
 
-def check_in(user, partition_id: int, seat: int, *, present: bool = True, address: str | None = None) -> Partition:
+def check_in(user: AnyUser, partition_id: int, seat: int, *, present: bool = True, address: str | None = None) -> Partition:
     """The referee ticks a player present: at a live table, or at a score-sheet table before its
     first deal, where it only tells the chief referee who is still missing (nothing is recorded
     by the clock there: the referee records a no-show on the sheet). ``present=False`` unticks a
@@ -264,7 +266,7 @@ def check_in(user, partition_id: int, seat: int, *, present: bool = True, addres
     return change(partition_id, Actor(user, address=address), _referee, act)
 
 
-def postpone_no_show(user, partition_id: int, minutes: int, *, address: str | None = None) -> Partition:
+def postpone_no_show(user: AnyUser, partition_id: int, minutes: int, *, address: str | None = None) -> Partition:
     """The referee (or the chief referee) gives the absent players ``minutes`` more (RULES 5)."""
     if not 1 <= minutes <= 120:
         raise ValidationError(_("Postpone by 1 to 120 minutes."))
@@ -279,7 +281,7 @@ def postpone_no_show(user, partition_id: int, minutes: int, *, address: str | No
     return change(partition_id, Actor(user, address=address), _referee, act)
 
 
-def start_partition(user, partition_id: int, leader: int, *, address: str | None = None) -> Partition:
+def start_partition(user: AnyUser, partition_id: int, leader: int, *, address: str | None = None) -> Partition:
     """The referee of a refereed table or of the referee's clock starts the partition once the
     players are seated: the lead draw's result (RULES 3); everyone is then present."""
     if leader not in engine.SEATS:
@@ -306,7 +308,7 @@ def _everyone_present(step: Step) -> None:
     live.no_show_deadline = None
 
 
-def enter_hands(user, partition_id: int, hands: Mapping[str, Sequence[str]], *, turn: int | None = None,
+def enter_hands(user: AnyUser, partition_id: int, hands: Mapping[str, Sequence[str]], *, turn: int | None = None,
                 address: str | None = None) -> Partition:
     """At a refereed table, the referee enters the hands drawn, 7 tiles each, none twice: the four
     of a sports table (28 tiles); the 2 to 4 of a Goat table, the bazaar being every tile in no
@@ -446,7 +448,7 @@ def draw(actor: Actor, partition_id: int, turn: int, tile: str | None = None) ->
 # -- the forced lead of a Goat game's first deal ``time_single``, RULES 9.1) -----------------------
 
 
-def goat_lead(user, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
+def goat_lead(user: AnyUser, partition_id: int, seat: int, *, address: str | None = None) -> Partition:
     """At a Goat table on the referee's clock, the seat that leads the first deal of a game: the
     holder of 1-1, or of the tile RULES 9.1 names when nobody holds it (the tiles are on the table,
     not in the server). Every player is then present; the leader's clock starts."""
@@ -465,7 +467,7 @@ def goat_lead(user, partition_id: int, seat: int, *, address: str | None = None)
 ALLOWANCES = ("single", "several", "fish", "pass")
 
 
-def tap(user, partition_id: int, turn: int, *, allowance: str = "several", address: str | None = None) -> Partition:
+def tap(user: AnyUser, partition_id: int, turn: int, *, allowance: str = "several", address: str | None = None) -> Partition:
     """At the referee's clock the referee taps the move just made: the next seat's clock starts,
     with ``allowance`` (20 s unless he switches it, :func:`set_allowance`)."""
     def act(step: Step) -> None:
@@ -482,7 +484,7 @@ def tap(user, partition_id: int, turn: int, *, allowance: str = "several", addre
                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
-def deal_over(user, partition_id: int, turn: int, *, address: str | None = None) -> Partition:
+def deal_over(user: AnyUser, partition_id: int, turn: int, *, address: str | None = None) -> Partition:
     """At the referee's clock the referee ends the deal (the awaited move was its last: a domino,
     a fish): that move is charged its time, no move is awaited and no move clock runs until he has
     entered the result (:func:`clock_deal_result`, :func:`clock_goat_result`). Also while paused,
@@ -514,7 +516,7 @@ def _allowance(step: Step, kind: str) -> int:
     return step.played().regulations.allowances()[ALLOWANCES.index(kind)]
 
 
-def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str | None = None) -> Partition:
+def set_allowance(user: AnyUser, partition_id: int, turn: int, kind: str, *, address: str | None = None) -> Partition:
     """At the referee's clock, one tap switches the awaited move's allowance: 5 s for a single
     possible move or a pass, 60 s when it could make fish (RULES 6)."""
     def act(step: Step) -> None:
@@ -529,7 +531,7 @@ def set_allowance(user, partition_id: int, turn: int, kind: str, *, address: str
                   _all(_referee, _modes("clock"), _playing), act, turn=turn)
 
 
-def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips: Mapping[str, int], *,
+def clock_deal_result(user: AnyUser, partition_id: int, end: str, seat: int | None, pips: Mapping[str, int], *,
                       address: str | None = None) -> Partition:
     """At the referee's clock, the deal's result as on the score sheet (how it ended, who, the
     pips left), while paused too; the next deal's lead clock starts (at the resume)."""
@@ -545,7 +547,7 @@ def clock_deal_result(user, partition_id: int, end: str, seat: int | None, pips:
                   _all(_referee, _modes("clock"), _unfinished), act)
 
 
-def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, address: str | None = None) -> Partition:
+def clock_goat_result(user: AnyUser, partition_id: int, deal: Mapping[str, Any], *, address: str | None = None) -> Partition:
     """At a Goat table on the referee's clock, the deal's result as on the Goat score sheet
     (:func:`scoring.recording.commands.record_goat_deal`: domino or fish with the seat and each hand's
     value, or a redeal, which a void hand shows before anyone leads); the next deal's leader's
@@ -566,7 +568,7 @@ def clock_goat_result(user, partition_id: int, deal: Mapping[str, Any], *, addre
 # -- pause -------------------------------------------------------------------------------------
 
 
-def pause(user, partition_id: int, reason: str, *, address: str | None = None) -> Partition:
+def pause(user: AnyUser, partition_id: int, reason: str, *, address: str | None = None) -> Partition:
     """Stop every clock of the table (a dispute, a call to the chief referee)."""
     if reason not in LiveTable.Pause.values:
         raise ValidationError(_("A pause is for a dispute or a call to the chief referee."))
@@ -583,7 +585,7 @@ def pause(user, partition_id: int, reason: str, *, address: str | None = None) -
     return change(partition_id, Actor(user, address=address), _referee, act)
 
 
-def resume(user, partition_id: int, *, address: str | None = None) -> Partition:
+def resume(user: AnyUser, partition_id: int, *, address: str | None = None) -> Partition:
     """Restart the table's clocks with the time each had left."""
     def act(step: Step) -> None:
         live = step.live

@@ -117,7 +117,7 @@ def tour_members(batch: ProtocolBatch, tour: Tour, items: list[ProtocolBatchItem
     members, errors = [], []
     try:
         members.append(Member.document(f"{prefix}-protocol.pdf", ProtocolDocument.objects.get(
-            pk=issue_tour_protocol(batch.created_by, tour.pk, base_url=batch.base_url).pk)))
+            pk=issue_tour_protocol(batch.acting, tour.pk, base_url=batch.base_url).pk)))
     except (ValidationError, PermissionDenied) as failure:
         errors.append(_("Tour %(tour)s protocol: %(error)s") % {"tour": tour.number, "error": failure_text(failure)})
     for item in items:
@@ -156,7 +156,7 @@ def archive_members(batch: ProtocolBatch, items: list[ProtocolBatchItem],
         errors += failed
     try:
         members.append(Member.document(f"{tournament.slug}-final-protocol.pdf", ProtocolDocument.objects.get(
-            pk=issue_final_protocol(batch.created_by, tournament.pk, base_url=batch.base_url).pk)))
+            pk=issue_final_protocol(batch.acting, tournament.pk, base_url=batch.base_url).pk)))
     except (ValidationError, PermissionDenied) as failure:
         errors.append(_("Final protocol: %(error)s") % {"error": failure_text(failure)})
     with translation.override(rendering.PDF_LANGUAGE):  # the files' headers: as the protocols, in Russian

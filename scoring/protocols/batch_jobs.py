@@ -33,7 +33,7 @@ def make_batch_item(batch_id: int, partition_id: int, *, error: str | None = Non
         document = None
         if error is None:
             try:
-                document = issue_partition_protocol(batch.created_by, partition_id, base_url=batch.base_url)
+                document = issue_partition_protocol(batch.acting, partition_id, base_url=batch.base_url)
             except (ValidationError, PermissionDenied, engine.RulesError) as failure:
                 error = archive.failure_text(failure)
         with transaction.atomic():

@@ -22,9 +22,10 @@ from tournaments.models import Tour, Tournament
 from scoring.protocols import archive, paper, signing, tasks
 from scoring.protocols.batch_jobs import BATCH_STALL_SECONDS
 from scoring.protocols.sheets import tour_snapshot
+from tournaments.permissions import AnyUser
 
 
-def _start(user, tournament: Tournament, tour: Tour | None, kind: str, *, snapshot: str, total: int, base_url: str,
+def _start(user: AnyUser, tournament: Tournament, tour: Tour | None, kind: str, *, snapshot: str, total: int, base_url: str,
            created: Callable[[ProtocolBatch], None]) -> ProtocolBatch:
     """Within the caller's transaction (the tour's or the tournament's row locked): the batch of
     ``kind`` for this state, the one at work or ready for it, else a new one (``created`` then
@@ -36,12 +37,12 @@ def _start(user, tournament: Tournament, tour: Tour | None, kind: str, *, snapsh
     now = timezone.now()
     batches.filter(status__in=ProtocolBatch.ACTIVE).update(status=ProtocolBatch.Status.SUPERSEDED, finished_at=now)
     batch = ProtocolBatch.objects.create(tournament=tournament, tour=tour, kind=kind, total=total, base_url=base_url,
-                                         snapshot=snapshot, progressed_at=now, created_by=user)
+                                         snapshot=snapshot, progressed_at=now, created_by=permissions.login_of(user))
     created(batch)
     return batch
 
 
-def _start_tables(user, tournament: Tournament, tour: Tour | None, kind: str, partitions: QuerySet[Partition], *,
+def _start_tables(user: AnyUser, tournament: Tournament, tour: Tour | None, kind: str, partitions: QuerySet[Partition], *,
                   snapshot: str, base_url: str, queue: str | None) -> ProtocolBatch:
     """The batch of the signed protocols of ``partitions`` (a tour's, or the archive's): one task
     per table, then its ZIP."""
@@ -60,7 +61,7 @@ def _locked_tour(tour_id: int) -> Tour:
     return Tour.objects.select_for_update().select_related("tournament").get(pk=tour_id)
 
 
-def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
+def start_tour_batch(user: AnyUser, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
     """An organiser starts the protocols of every table of a tour: one Celery task per table,
     then a ZIP of them all with the tour protocol. Asked again while the tour is as it was, he
     gets the same batch back (at work or ready); a batch still at work for an earlier state of
@@ -77,7 +78,7 @@ def start_tour_batch(user, tour_id: int, *, base_url: str, queue: str | None = N
                              snapshot=tour_snapshot(tour), base_url=base_url, queue=queue)
 
 
-def start_archive(user, tournament_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
+def start_archive(user: AnyUser, tournament_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
     """An organiser starts the tournament's archive for the federation: the signed protocol of
     every table of every published tour (one Celery task per table, as a tour's batch), then the
     archive ZIP (:mod:`.archive`). The same state of the tournament gives the same archive back."""
@@ -92,7 +93,7 @@ def start_archive(user, tournament_id: int, *, base_url: str, queue: str | None 
                              snapshot=archive.archive_snapshot(tournament), base_url=base_url, queue=queue)
 
 
-def start_paper_batch(user, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
+def start_paper_batch(user: AnyUser, tour_id: int, *, base_url: str, queue: str | None = None) -> ProtocolBatch:
     """The tour's staff start the blank paper protocols of a (large) tour: one Celery task lays
     them out, a chunk of tables after the other, into one PDF. Asked again while the forms are
     as they were, the same batch comes back; a batch at work for earlier forms is superseded."""
@@ -112,7 +113,7 @@ def start_paper_batch(user, tour_id: int, *, base_url: str, queue: str | None = 
                       created=created)
 
 
-def resume_batch(user, batch_id: int, *, queue: str | None = None) -> ProtocolBatch:
+def resume_batch(user: AnyUser, batch_id: int, *, queue: str | None = None) -> ProtocolBatch:
     """Send again the work of a batch still at work: its tables not yet done, or its ZIP; the
     paper's layout. Harmless when they are only slow: a table is counted once, a document made
     once for one state, the paper laid out by one run while it moves."""
@@ -143,7 +144,7 @@ def batch_progress(batch: ProtocolBatch) -> dict[str, Any]:
             "stalled": batch.status in ProtocolBatch.ACTIVE and since.total_seconds() > BATCH_STALL_SECONDS}
 
 
-def require_batch_access(user, batch: ProtocolBatch) -> None:
+def require_batch_access(user: AnyUser, batch: ProtocolBatch) -> None:
     """The protocols and the archive are an organiser's; the paper, as printed in the request,
     the tour's staff's."""
     if batch.kind == ProtocolBatch.Kind.PAPER:

@@ -21,6 +21,7 @@ from tournaments.models import PinChange, Player, Tour
 
 from scoring.protocols.issuing import issue_current, site_url
 from scoring.protocols.sheets import partition_query, required_seats
+from tournaments.permissions import AnyUser
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 PIN_RE = re.compile(r"^[0-9]{4,8}$")
 
 
-def confirm(user, partition_id: int, seat: int, *, pin: str | None = None, version: int | None = None,
+def confirm(user: AnyUser, partition_id: int, seat: int, *, pin: str | None = None, version: int | None = None,
             base_url: str | None = None, address: str | None = None) -> Confirmation:
     """Confirm the current version of a finished partition's protocol for ``seat`` (1-4, or 0 for
     the referee). A player confirms with his ``pin`` on the device of the table's referee, or
@@ -104,7 +105,7 @@ def confirmation_state(partition: Partition) -> dict[str, Any]:
             "complete": finished and all(s in done for s in needed)}
 
 
-def set_pin(user, player_id: int, pin: str, *, address: str | None = None) -> Player:
+def set_pin(user: AnyUser, player_id: int, pin: str, *, address: str | None = None) -> Player:
     """Set the PIN (4 to 8 digits) with which a player confirms protocols on the referee's
     device, as :func:`tournaments.permissions.can_set_pin` allows (a lost PIN is reset so at the
     table), recorded in the PIN audit trail with who and from ``address``. A new PIN ends every

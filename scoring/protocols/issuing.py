@@ -15,11 +15,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from scoring.models import Partition, ProtocolDocument
 from tournaments import permissions
 from tournaments.models import Tour, Tournament
+from tournaments.permissions import AnyUser
 
 from scoring.protocols import rendering, signing
 from scoring.protocols.sheets import (final_sheet, final_snapshot, final_summary, local, partition_query,
@@ -60,7 +62,7 @@ def verification_url(base_url: str, code: str) -> str:
         return base_url.rstrip("/") + reverse("protocol-short", args=[code])
 
 
-def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock, user, base_url: str,
+def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock, user: AnyUser, base_url: str,
            partition: Partition | None = None, tour: Tour | None = None, version: int | None = None,
            confirmed: bool = False, summary_of) -> ProtocolDocument:
     """Render, sign and store a document, or give back the one already issued for the same state
@@ -77,7 +79,7 @@ def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock,
         sheet = sheet_for()
         now = timezone.now()
         document = {"code": code, "url": verification_url(base_url, code), "issued_at": local(now),
-                    "issued_by": person_name(user), "key": key, "version": version}
+                    "issued_by": person_name(user if isinstance(user, User) else None), "key": key, "version": version}
         document["qr"] = rendering.qr_svg(document["url"])
         pdf = rendering.render_pdf(rendering.render_html(sheet, document=document, pdf=True))
         summary = summary_of(sheet)
@@ -96,12 +98,12 @@ def _issue(kind: str, tournament: Tournament, *, sheet_for, snapshot: str, lock,
                     kind=kind, tournament=tournament, tour=tour, partition=partition, version=version,
                     snapshot=snapshot, confirmed=confirmed, code=code, sha256=hashlib.sha256(signed).hexdigest(),
                     pdf=signed, size=len(signed), signing_key=key, summary=summary,
-                    created_by=user if user is not None and user.is_authenticated else None)
+                    created_by=user if isinstance(user, User) else None)
         except IntegrityError:
             raise ValidationError(_("Two documents got the same code: issue it again.")) from None
 
 
-def issue_current(partition: Partition, user, base_url: str) -> ProtocolDocument:
+def issue_current(partition: Partition, user: AnyUser, base_url: str) -> ProtocolDocument:
     partition = partition_query().get(pk=partition.pk)
     version = partition.version
     seats = list(partition.confirmations.filter(version=version).values_list("seat", flat=True))
@@ -114,7 +116,7 @@ def issue_current(partition: Partition, user, base_url: str) -> ProtocolDocument
         summary_of=partition_summary)
 
 
-def issue_partition_protocol(user, partition_id: int, *, base_url: str) -> ProtocolDocument:
+def issue_partition_protocol(user: AnyUser, partition_id: int, *, base_url: str) -> ProtocolDocument:
     """The signed PDF of a partition's current version: the one already issued for this state,
     or a new one. The table's referee, a chief referee or an organiser may issue it; a protocol
     not yet confirmed by all says so on its face."""
@@ -127,7 +129,7 @@ def issue_partition_protocol(user, partition_id: int, *, base_url: str) -> Proto
     return issue_current(partition, user, base_url)
 
 
-def issue_tour_protocol(user, tour_id: int, *, base_url: str) -> ProtocolDocument:
+def issue_tour_protocol(user: AnyUser, tour_id: int, *, base_url: str) -> ProtocolDocument:
     """The signed tour protocol (every table's result, the standings after the tour): a chief
     referee or an organiser issues it."""
     tour = Tour.objects.select_related("tournament").get(pk=tour_id)
@@ -140,7 +142,7 @@ def issue_tour_protocol(user, tour_id: int, *, base_url: str) -> ProtocolDocumen
                   user=user, base_url=base_url, tour=tour, summary_of=tour_summary)
 
 
-def issue_final_protocol(user, tournament_id: int, *, base_url: str) -> ProtocolDocument:
+def issue_final_protocol(user: AnyUser, tournament_id: int, *, base_url: str) -> ProtocolDocument:
     """The signed final protocol (the final standings with every tiebreak column): a chief
     referee or an organiser issues it."""
     tournament = Tournament.objects.get(pk=tournament_id)

@@ -25,6 +25,7 @@ from tournaments.models import Table, Tour
 
 from scoring.protocols import rendering, sheets
 from scoring.protocols.sheets import person_name
+from tournaments.permissions import AnyUser
 
 #: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.
 SPORTS_ROWS = 24
@@ -114,7 +115,7 @@ def forms_snapshot(tour: Tour, *, base_url: str) -> str:
     return _snapshot(tour, _tables(tour), base_url)
 
 
-def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
+def tour_forms(user: AnyUser, tour: Tour, *, base_url: str, snapshot: str | None = None,
                laid_out: Callable[[int], None] | None = None) -> bytes:
     """One PDF of the blank paper protocols of every table of ``tour``, a page (or more) each.
     The tour's staff only. ``snapshot``: only if the forms are still those of that state (else
@@ -138,7 +139,7 @@ def tour_forms(user, tour: Tour, *, base_url: str, snapshot: str | None = None,
     return rendering.render_joined_pdf([html for _count, html in chunks], laid_out=counted)
 
 
-def seating_list(user, tour: Tour) -> bytes:
+def seating_list(user: AnyUser, tour: Tour) -> bytes:
     """The seating list of ``tour`` for the wall: by table, then every player alphabetically with
     his table and seat. The pairs with a bye (the players sitting out, in an individual tour) are
     listed too, so that every entrant finds his name. The tour's staff only."""

@@ -29,6 +29,7 @@ from tournaments.models import Entry, PinChange, PinLink, Player, Tournament
 
 from scoring.protocols import rendering
 from scoring.protocols.confirmations import PIN_RE
+from tournaments.permissions import AnyUser
 
 #: The digits of a printed PIN: more than the 4 a player may choose, since it is given on paper.
 PRINTED_DIGITS = 6
@@ -58,7 +59,7 @@ def _link_url(base_url: str, secret: str) -> str:
         return base_url.rstrip("/") + reverse("pin-choose", args=[secret])
 
 
-def print_slips(user, tournament_id: int, *, renew: bool = False, base_url: str,
+def print_slips(user: AnyUser, tournament_id: int, *, renew: bool = False, base_url: str,
                 address: str | None = None) -> Slips:
     """New PINs for the tournament's entrants (not withdrawn) without one, or for all of them
     with ``renew`` (their old PINs stop working), and the PDF of their slips. Only an organiser

@@ -15,6 +15,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from django.contrib.auth.models import User
+
 from scoring import engine, labels
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
 from scoring.recording import queries, storage
@@ -23,7 +25,7 @@ from tournaments.models import Bye, Role, SitOut, Tour, Tournament
 from tournaments.standings import standings_table, withdrawals
 
 
-def person_name(user) -> str:
+def person_name(user: User | None) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()

@@ -55,6 +55,7 @@ from tournaments.permissions import require_manage
 from scoring.models import SigningKey
 
 from scoring.protocols import pdfcheck
+from tournaments.permissions import AnyUser
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def _subject_text(certificate: x509.Certificate) -> str:
     return ", ".join(parts) or certificate.subject.rfc4514_string()
 
 
-def _store_key(tournament: Tournament, user, source: str, key, certificate: x509.Certificate,
+def _store_key(tournament: Tournament, user: AnyUser | None, source: str, key, certificate: x509.Certificate,
                chain: list[x509.Certificate]) -> SigningKey:
     """Retire the tournament's current key and make this one current (inside a transaction)."""
     now = timezone.now()
@@ -171,7 +172,7 @@ def current_key(tournament: Tournament, *, create: bool = True) -> SigningKey | 
     return key
 
 
-def load_pkcs12(user, tournament: Tournament, data: bytes, passphrase: str = "") -> SigningKey:
+def load_pkcs12(user: AnyUser, tournament: Tournament, data: bytes, passphrase: str = "") -> SigningKey:
     """An organiser loads his own certificate and private key (a PKCS#12 file, ``.p12``/``.pfx``)
     as the tournament's signing key; the current key is retired. Refused with the reason when the
     file cannot be opened, holds no key or no certificate, the two do not match, the key is of a

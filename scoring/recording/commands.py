@@ -29,6 +29,7 @@ from scoring.recording.pipeline import Actor, Check, Step, change
 from scoring.recording.storage import (NOT_A_PARTITION, NOT_TILES, check_deal_count, engine_error, engine_partition, engine_sitting,
                                        refuse)
 from tournaments.permissions import can_referee, can_referee_all
+from tournaments.permissions import AnyUser
 
 
 # Operations of the score sheet: name -> (what it does to the engine's partition). Their data
@@ -60,7 +61,7 @@ def _may(chief: bool) -> Check:
     return check
 
 
-def _sheet(user, partition_id: int, action: str, data: Mapping[str, Any], act: Callable[[Step], None], *,
+def _sheet(user: AnyUser, partition_id: int, action: str, data: Mapping[str, Any], act: Callable[[Step], None], *,
            version: int | None, idempotency_key: str, address: str | None, reason: str = "",
            chief: bool = False) -> Partition:
     """One change of the score sheet through the pipeline: ``act`` changes the engine's state of
@@ -75,7 +76,7 @@ def _sheet(user, partition_id: int, action: str, data: Mapping[str, Any], act: C
                   action=action, data=data, reason=reason)
 
 
-def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
+def record(user: AnyUser, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
            idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record one line of the score sheet: the lead draw, a deal's end with the pips left, a
     penalty, a violation (a warning first where RULES 6-7 say so), the clock running out, a
@@ -100,7 +101,7 @@ def record(user, partition_id: int, action: str, data: Mapping[str, Any], *, ver
                   address=address, chief=action in CHIEF_ONLY)
 
 
-def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
+def import_protocol(user: AnyUser, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
                     version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record a partition from a protocol document (domino-protocol/1), e.g. a paper protocol
     typed in. Without ``regulations`` the document is read under the tournament's. A referee
@@ -136,7 +137,7 @@ def import_protocol(user, partition_id: int, document: Mapping[str, Any], *, rea
                   address=address)
 
 
-def correct(user, partition_id: int, game: engine.Partition, *, reason: str, version: int | None = None,
+def correct(user: AnyUser, partition_id: int, game: engine.Partition, *, reason: str, version: int | None = None,
             idempotency_key: str = "", address: str | None = None, data: Mapping[str, Any] | None = None) -> Partition:
     """The chief referee replaces a partition's record (a finished one included): a new version,
     with the reason; the old versions stay readable in its changes."""
@@ -146,7 +147,7 @@ def correct(user, partition_id: int, game: engine.Partition, *, reason: str, ver
                   version=version, idempotency_key=idempotency_key, address=address, reason=reason.strip(), chief=True)
 
 
-def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
+def correct_deal(user: AnyUser, partition_id: int, number: int, deal: Mapping[str, Any], *, reason: str,
                  version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
     """Correct deal ``number`` (summary form: end, seat, pips, as the ``deal`` action's serializer
     checks it) and replay everything after it.
@@ -172,7 +173,7 @@ def correct_deal(user, partition_id: int, number: int, deal: Mapping[str, Any], 
                    address=address, data={"deal": number, **dict(deal)})
 
 
-def annul_no_show(user, partition_id: int, *, reason: str, version: int | None = None, idempotency_key: str = "",
+def annul_no_show(user: AnyUser, partition_id: int, *, reason: str, version: int | None = None, idempotency_key: str = "",
                   address: str | None = None) -> Partition:
     """The chief referee annuls a no-show (a sports partition's, or a Goat sitting's, whose every
     game it decided), giving a reason: the table is as it was before it, open again. At a live
@@ -208,7 +209,7 @@ NOT_POINTS: engine.Parts[Any] = engine.Parts({engine.Family.PARTITION: _NO_POINT
                                              engine.Family.POINTS: None})
 
 
-def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any], operate: Callable[[Any], Any], *,
+def _record_sitting(user: AnyUser, partition_id: int, action: str, data: Mapping[str, Any], operate: Callable[[Any], Any], *,
                     version: int | None, idempotency_key: str, address: str | None, deals: int = 0,
                     check: Callable[[Partition], None] = _check_goat_table) -> Partition:
     """One line of the sheet of a Goat table (``check``: of a points game's table), by its
@@ -227,7 +228,7 @@ def _record_sitting(user, partition_id: int, action: str, data: Mapping[str, Any
                   address=address)
 
 
-def record_goat_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
+def record_goat_deal(user: AnyUser, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
                      idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record one deal of the game being played at a Goat or Sea Goat table, in summary form:
     ``end`` ``"domino"`` or ``"fish"`` with the ``seat`` that made it and each seat's hand
@@ -254,7 +255,7 @@ GOAT_OPERATIONS: dict[str, tuple[frozenset[str], Callable[[engine.GoatSitting, M
 }
 
 
-def record_goat(user, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
+def record_goat(user: AnyUser, partition_id: int, action: str, data: Mapping[str, Any], *, version: int | None = None,
                 idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record a penalty (``goat_penalty``: ``seat``, ``code``), a violation (``goat_violation``:
     ``seat``, ``code``) or the table's time running out (``goat_time``: ``during_deal``) at a Goat
@@ -275,7 +276,7 @@ def record_goat(user, partition_id: int, action: str, data: Mapping[str, Any], *
 # -- Goat: corrections and import, the chief referee's ---------------------------------------------
 
 
-def _replace_sitting(user, partition_id: int, action: str, data: Mapping[str, Any],
+def _replace_sitting(user: AnyUser, partition_id: int, action: str, data: Mapping[str, Any],
                      make: Callable[[Partition], engine.GoatSitting], *, reason: str = "", chief: bool = False,
                      version: int | None, idempotency_key: str, address: str | None) -> Partition:
     """Store the sitting ``make`` builds from the locked row in place of the recorded one (a
@@ -293,7 +294,7 @@ def _replace_sitting(user, partition_id: int, action: str, data: Mapping[str, An
                   address=address, reason=reason, chief=chief)
 
 
-def _correct_sitting(user, partition_id: int, data: Mapping[str, Any], make: Callable[[Partition], engine.GoatSitting],
+def _correct_sitting(user: AnyUser, partition_id: int, data: Mapping[str, Any], make: Callable[[Partition], engine.GoatSitting],
                      *, reason: str, version: int | None, idempotency_key: str, address: str | None) -> Partition:
     """The chief referee's correction of a Goat table, with its reason (:func:`correct` for
     sports)."""
@@ -329,7 +330,7 @@ def _with_game(partition: Partition, game: int, events: list[dict[str, Any]]) ->
         raise ValidationError(_("The correction is refused: %(error)s") % {"error": error.translate(_)}) from None
 
 
-def correct_goat_deal(user, partition_id: int, game: int, number: int, deal: Mapping[str, Any], *, reason: str,
+def correct_goat_deal(user: AnyUser, partition_id: int, game: int, number: int, deal: Mapping[str, Any], *, reason: str,
                       version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
     """The chief referee corrects deal ``number`` of game ``game`` of a Goat or Sea Goat table (the
     summary form of :func:`record_goat_deal`, without ``lead``: the first leader stays), giving a
@@ -358,7 +359,7 @@ def correct_goat_deal(user, partition_id: int, game: int, number: int, deal: Map
                             reason=reason, version=version, idempotency_key=idempotency_key, address=address)
 
 
-def annul_goat_penalty(user, partition_id: int, game: int, number: int, *, reason: str, version: int | None = None,
+def annul_goat_penalty(user: AnyUser, partition_id: int, game: int, number: int, *, reason: str, version: int | None = None,
                        idempotency_key: str = "", address: str | None = None) -> Partition:
     """The chief referee annuls penalty ``number`` (in the order written) of game ``game`` of a
     Goat or Sea Goat table, giving a reason: the game is replayed without it (the version before
@@ -377,7 +378,7 @@ def annul_goat_penalty(user, partition_id: int, game: int, number: int, *, reaso
                             version=version, idempotency_key=idempotency_key, address=address)
 
 
-def annul_goat_violation(user, partition_id: int, game: int, number: int, *, reason: str,
+def annul_goat_violation(user: AnyUser, partition_id: int, game: int, number: int, *, reason: str,
                          version: int | None = None, idempotency_key: str = "", address: str | None = None
                          ) -> Partition:
     """The chief referee annuls violation ``number`` (in the order recorded) of game ``game`` of a
@@ -404,7 +405,7 @@ def annul_goat_violation(user, partition_id: int, game: int, number: int, *, rea
 
 
 
-def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
+def import_sitting(user: AnyUser, partition_id: int, document: Mapping[str, Any], *, reason: str = "",
                    version: int | None = None, idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record a Goat or Sea Goat table from a protocol file (:func:`read_sitting`), read and checked
     whole before anything is stored. Its referee imports into a table nobody has recorded yet;
@@ -432,7 +433,7 @@ def import_sitting(user, partition_id: int, document: Mapping[str, Any], *, reas
 POINTS_DEAL_KEYS = frozenset({"points", "total"})
 
 
-def record_points_deal(user, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
+def record_points_deal(user: AnyUser, partition_id: int, deal: Mapping[str, Any], *, version: int | None = None,
                        idempotency_key: str = "", address: str | None = None) -> Partition:
     """Record one deal of the game being played at a table of a points game (RULES 9.3):
     ``points``, what each unit scored (``{"1": 12, "2": 0, ...}`` by seat, or ``{"A": .., "B":

@@ -20,6 +20,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from tournaments import permissions
 
 from scoring.models import HandLook, LiveTable, Partition, SeatHolder
+from tournaments.permissions import AnyUser
 
 
 def _live(partition: Partition) -> LiveTable | None:
@@ -55,13 +56,13 @@ def without_deal_in_play(document: Mapping[str, Any]) -> Mapping[str, Any]:
     return document
 
 
-def sees_deal(user, partition: Partition) -> bool:
+def sees_deal(user: AnyUser, partition: Partition) -> bool:
     """``user`` may see every hand of the deal in play at ``partition``: in the exports, its
     versions and the refusals of the moves he enters."""
     return hands_entered(partition) and permissions.may_see_hands(user, partition.table)
 
 
-def moves_for(user, partition: Partition) -> int | None:
+def moves_for(user: AnyUser, partition: Partition) -> int | None:
     """At a digital table, the seat awaited when no phone holds it, if ``user`` may move for its
     player (a lost phone): its hand is shown to him on the tablet."""
     live = _live(partition)
@@ -72,15 +73,15 @@ def moves_for(user, partition: Partition) -> int | None:
     return None if held else live.seat
 
 
-def look(user, partition: Partition, *, deal: int, version: int, seats: Collection[int], route: str,
+def look(user: AnyUser, partition: Partition, *, deal: int, version: int, seats: Collection[int], route: str,
          address: str | None) -> None:
     """Record that ``user`` saw the hands of ``seats`` of deal ``deal`` (the finished deals + 1)
     by ``route``; the first look per login, deal and route is kept."""
     HandLook.objects.bulk_create([HandLook(partition=partition, deal=deal, version=version, seats=sorted(seats),
-                                           route=route, user=user, address=address)], ignore_conflicts=True)
+                                           route=route, user=permissions.login_of(user), address=address)], ignore_conflicts=True)
 
 
-def look_at_state(user, partition: Partition, state: dict[str, Any], *, route: str, address: str | None,
+def look_at_state(user: AnyUser, partition: Partition, state: dict[str, Any], *, route: str, address: str | None,
                   own: Collection[int] = ()) -> None:
     """Record the look of a live table's state (:func:`scoring.recording.state.table_state`) shown to
     ``user`` if it holds a hand of the deal in play other than the ``own`` seats his device holds."""

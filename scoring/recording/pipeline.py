@@ -56,6 +56,7 @@ from scoring.push import events
 from scoring.recording import clock
 from scoring.recording.state import table_state, with_table
 from tournaments.models import Tour
+from tournaments.permissions import AnyUser
 from tournaments.web import jsonreader
 
 from scoring.recording.hands import sees_deal
@@ -87,13 +88,9 @@ class Actor:
     """Who acts: a login (a referee, the chief referee, an organiser), and/or the token of the
     device holding a seat of a digital table; the address the request came from."""
 
-    user: Any
+    user: AnyUser  # AnonymousUser: a phone, the timer task, the sweep (nobody signed in)
     token: str = ""
     address: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.user is None:  # a phone, the timer task, the sweep: nobody signed in
-            object.__setattr__(self, "user", AnonymousUser())
 
 
 # -- what differs by game ---------------------------------------------------------------------------
@@ -708,7 +705,7 @@ def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip
         partition = live.partition
         if (turn is not None and turn != live.turn) or live.fault:
             return False
-        step, due = _caught_up(Step(partition, live, Actor(None), clock.now()), by)
+        step, due = _caught_up(Step(partition, live, Actor(AnonymousUser()), clock.now()), by)
         if step.live.fault:
             step.live.save(update_fields=["fault", "fault_at", "updated_at"])
             return False

@@ -14,6 +14,7 @@ from scoring.models import Partition, result_summary
 from scoring.recording import hands as hands_
 from scoring.recording.formats import SITTING_FORMAT
 from scoring.recording.storage import engine_partition, sitting_at
+from tournaments.permissions import AnyUser
 
 
 def partition_at(partition: Partition, version: int | None = None, *,
@@ -74,7 +75,7 @@ def export_file_name(partition: Partition, version: int | None = None) -> str:
     return f"protocol-{table.tour.tournament.slug}-tour-{table.tour.number}-table-{table.number}-v{shown}.json"
 
 
-def export_protocol(partition: Partition, version: int | None = None, *, viewer: Any = None,
+def export_protocol(partition: Partition, version: int | None = None, *, viewer: AnyUser | None = None,
                     address: str | None = None) -> dict[str, Any]:
     """The partition (or one of its earlier versions) in the protocol format, with pair names. A
     table of Goat, Sea Goat or points: its sitting (:func:`export_sitting`). ``viewer``: the
@@ -92,7 +93,7 @@ def export_protocol(partition: Partition, version: int | None = None, *, viewer:
     return engine.write_protocol(game, names)
 
 
-def _looked(viewer: Any, partition: Partition, version: int | None, summary: Mapping[str, Any], players: int,
+def _looked(viewer: AnyUser, partition: Partition, version: int | None, summary: Mapping[str, Any], players: int,
             address: str | None) -> None:
     """``viewer`` was given every hand of the deal in play at ``version`` in an export."""
     hands_.look(viewer, partition, deal=summary.get("deals", 0) + 1,
@@ -107,7 +108,7 @@ def unit_names(table, regulations: engine.Regulations) -> dict[str, list[str]]:
             for k, unit in enumerate(engine.units_of(regulations))}
 
 
-def export_sitting(partition: Partition, version: int | None = None, *, viewer: Any = None,
+def export_sitting(partition: Partition, version: int | None = None, *, viewer: AnyUser | None = None,
                    address: str | None = None) -> dict[str, Any]:
     """A table of Goat, Sea Goat or points (or one of its earlier versions) as a protocol file:
     ``format`` :data:`SITTING_FORMAT` and ``games``, each game begun (something recorded in it;

@@ -18,6 +18,7 @@ from scoring import engine
 from tournaments.models import Tour
 
 from scoring.models import Partition, PartitionChange, SeatResult, result_summary
+from tournaments.permissions import AnyUser
 
 #: The refresh of the ratings (tournaments.rating.tasks), sent by name: it sits above this module.
 RATE_TASK = "tournaments.rating.refresh"
@@ -87,7 +88,7 @@ def store_state(partition: Partition, game: engine.Partition) -> None:
     partition.started_at = partition.started_at or now
 
 
-def append(partition: Partition, action: str, data: Mapping[str, Any], *, user, address: str | None,
+def append(partition: Partition, action: str, data: Mapping[str, Any], *, user: AnyUser, address: str | None,
            before: Mapping[str, Any], reason: str = "", key: str = "", keep_state: bool = True) -> PartitionChange:
     """The last step of every change, inside its transaction, the partition row locked and its
     new version saved: the audit entry (who, when, from where, what, the result before and after;

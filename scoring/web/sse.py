@@ -34,6 +34,7 @@ from tournaments.web.api import error_body
 from scoring.push import quota
 from scoring.push.stream import Message, opening, stream
 from scoring.recording.state import scope_state
+from tournaments.permissions import AnyUser
 
 #: How long a browser waits before it reconnects, in milliseconds.
 RETRY_MILLISECONDS = 1000
@@ -41,7 +42,7 @@ RETRY_MILLISECONDS = 1000
 RETRY_AFTER_SECONDS = 30
 
 
-def _visible_tournament(user, slug: str) -> int:
+def _visible_tournament(user: AnyUser, slug: str) -> int:
     """The id of the tournament ``user`` may see, or a 404; then the request thread's database
     connections are given back, since the stream holds the request for hours."""
     try:

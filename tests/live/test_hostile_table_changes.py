@@ -13,6 +13,7 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.contrib.auth.models import AnonymousUser
 
 from livetools import PIN, goat_table, live_tour, login, seated
 from scoring import engine
@@ -96,7 +97,7 @@ def one_move(world: dict) -> None:
     partition, live = rows(world["pid"])
     deal = played(partition).current
     moves = deal.legal_moves()
-    actor = play.Actor(None, world["tokens"][live.seat])
+    actor = play.Actor(AnonymousUser(), world["tokens"][live.seat])
     if moves:
         m = moves[0]
         play.move(actor, world["pid"], live.turn, tile=str(m.tile), end=str(m.end) if m.end else None)

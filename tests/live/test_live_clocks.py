@@ -9,6 +9,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
+from django.contrib.auth.models import AnonymousUser
 
 from livetools import PIN, live_tour, seated
 from scoring import engine
@@ -42,7 +43,7 @@ def any_move(world) -> dict:
 def play_one(world, frozen, after: float = 1.0) -> LiveTable:
     table = live(world)
     frozen.advance(after)
-    actor = play.Actor(None, world["tokens"][table.seat])
+    actor = play.Actor(AnonymousUser(), world["tokens"][table.seat])
     play.move(actor, world["p1"].pk, table.turn, **any_move(world))
     return live(world)
 
@@ -95,7 +96,7 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
     assert second.consequence == "penalty"
     assert ClockLapse.objects.filter(partition=digital["p1"], turn=turn).count() == 2
     frozen.advance(3)
-    play.move(play.Actor(None, digital["tokens"][seat]), digital["p1"].pk, turn, **any_move(digital))
+    play.move(play.Actor(AnonymousUser(), digital["tokens"][seat]), digital["p1"].pk, turn, **any_move(digital))
     moves = game(digital).current.to_dict()["moves"]
     assert moves[0]["seconds"] == 43.0  # 40 s and two lapses, then 3 s more; the grace is not charged
     assert len(game(digital).violations) == 2  # the lapses recorded live are not derived again
@@ -113,14 +114,14 @@ def test_a_move_made_for_its_turn_stands_after_a_timeout_recorded_meanwhile(digi
     table = live(digital)
     frozen.to(table.deadline)
     pipeline.expire(digital["p1"].pk, table.turn)  # the timer got there first
-    play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
+    play.move(play.Actor(AnonymousUser(), digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
     assert live(digital).turn == table.turn + 1
 
 
 def test_a_request_catches_the_clock_up_before_it_acts(digital, frozen):
     table = live(digital)
     frozen.to(table.deadline + datetime.timedelta(seconds=1))
-    play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
+    play.move(play.Actor(AnonymousUser(), digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
     lapse = ClockLapse.objects.get(partition=digital["p1"])
     assert lapse.by == "request" and lapse.turn == table.turn
 
@@ -129,7 +130,7 @@ def test_a_move_for_a_turn_that_is_over_is_refused_and_changes_nothing(digital, 
     table = play_one(digital, frozen)
     version = Partition.objects.get(pk=digital["p1"].pk).version
     with pytest.raises(pipeline.StaleTurn):
-        play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn - 1,
+        play.move(play.Actor(AnonymousUser(), digital["tokens"][table.seat]), digital["p1"].pk, table.turn - 1,
                   **any_move(digital))
     assert Partition.objects.get(pk=digital["p1"].pk).version == version
 
@@ -137,7 +138,7 @@ def test_a_move_for_a_turn_that_is_over_is_refused_and_changes_nothing(digital, 
 def test_only_the_device_holding_the_seat_to_move_plays(digital, frozen):
     table = live(digital)
     other = next(s for s in (1, 2, 3, 4) if s != table.seat)
-    for actor in (play.Actor(None, digital["tokens"][other]), play.Actor(None, "forged"), play.Actor(None)):
+    for actor in (play.Actor(AnonymousUser(), digital["tokens"][other]), play.Actor(AnonymousUser(), "forged"), play.Actor(AnonymousUser())):
         with pytest.raises(PermissionDenied):
             play.move(actor, digital["p1"].pk, table.turn, **any_move(digital))
     play.move(play.Actor(digital["ref"]), digital["p1"].pk, table.turn, **any_move(digital))  # the referee may
@@ -318,7 +319,7 @@ def test_a_digital_player_cannot_pass_holding_a_playable_tile(digital, frozen):
         table = live(digital)
         if g.current.legal_moves() and g.current.history:
             with pytest.raises(ValidationError):
-                play.move(play.Actor(None, digital["tokens"][table.seat]), digital["p1"].pk, table.turn,
+                play.move(play.Actor(AnonymousUser(), digital["tokens"][table.seat]), digital["p1"].pk, table.turn,
                           pass_turn=True)
             return
         play_one(digital, frozen)

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.contrib.auth.models import AnonymousUser
 
 from builders import tournament, user
 from livetools import PIN
@@ -74,7 +75,7 @@ def test_the_game_is_played_to_its_end_with_draws_from_the_bazaar(goat, frozen):
         if table["result"]["status"] == "finished":
             break
         seat, turn = table["live"]["seat"], table["live"]["turn"]
-        actor = play.Actor(None, tokens[seat])
+        actor = play.Actor(AnonymousUser(), tokens[seat])
         mine = state(pid, seats=[seat])["current"]
         frozen.advance(1)
         if mine["legal"]:
@@ -159,7 +160,7 @@ def play_until_a_draw(pid: int, tokens: dict[int, str]) -> tuple[int, int, dict]
         mine = state(pid, seats=[seat])["current"]
         if mine["must_draw"]:
             return seat, turn, mine
-        play.move(play.Actor(None, tokens[seat]), pid, turn, tile=mine["legal"][0]["tile"],
+        play.move(play.Actor(AnonymousUser(), tokens[seat]), pid, turn, tile=mine["legal"][0]["tile"],
                   end=mine["legal"][0].get("end"))
     pytest.fail("nobody had to draw")
 

@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 from django.test import Client
+from django.contrib.auth.models import AnonymousUser
 from rest_framework.test import APIClient
 
 from builders import tournament, user
@@ -62,7 +63,7 @@ def play_until_two_doubles(pid: int, tokens: dict[int, str]) -> tuple[int, int, 
         mine = state(pid, seats=[seat])["current"]
         if any("second" in m for m in mine["legal"]):
             return seat, turn, mine
-        actor = play.Actor(None, tokens[seat])
+        actor = play.Actor(AnonymousUser(), tokens[seat])
         single = [m for m in mine["legal"] if "second" not in m]
         if single:
             play.move(actor, pid, turn, tile=single[0]["tile"], end=single[0].get("end"))

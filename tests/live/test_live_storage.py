@@ -8,6 +8,7 @@ import random
 
 import pytest
 from django.db import connection
+from django.contrib.auth.models import AnonymousUser
 
 from livetools import live_tour, seated
 from scoring.live import play
@@ -55,7 +56,7 @@ def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen, timers
         deal = engine_partition(Partition.objects.get(pk=pk)).current
         legal = deal.legal_moves()
         choice = rng.choice(legal) if legal else None
-        play.move(play.Actor(None, tokens[table.seat]), pk, table.turn,
+        play.move(play.Actor(AnonymousUser(), tokens[table.seat]), pk, table.turn,
                   tile=str(choice.tile) if choice else None, end=str(choice.end) if choice and choice.end else None,
                   pass_turn=choice is None)
         moves += 1

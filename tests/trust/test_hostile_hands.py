@@ -14,6 +14,7 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AnonymousUser
 from rest_framework.test import APIClient
 
 import builders
@@ -159,7 +160,7 @@ def test_a_refused_move_names_no_tile_of_the_hand_but_the_one_sent(db, frozen):
     # Probing tile by tile cannot tell a tile held from one not held.
     outside = sorted(set(TILES) - hand)[0]
     lead = sorted(hand)[0]
-    play.move(play.Actor(None, tokens[seat]), pk, turn(pk), tile=lead)
+    play.move(play.Actor(AnonymousUser(), tokens[seat]), pk, turn(pk), tile=lead)
     game = storage.engine_partition(Partition.objects.get(pk=pk))
     seat = game.current.to_move
     hand = {str(t) for t in game.current.hand(seat)}

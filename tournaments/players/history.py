@@ -18,9 +18,10 @@ from tournaments import permissions
 from tournaments.models import Bye, Entry, Player, SitOut, Table, Tour, Tournament
 
 from tournaments.names import query_words
+from tournaments.permissions import AnyUser
 
 
-def find(user, query: str) -> QuerySet[Player]:
+def find(user: AnyUser, query: str) -> QuerySet[Player]:
     """The players ``user`` may see whose name (in Cyrillic or any Latin spelling of
     :mod:`.names`) or federation id holds every word of ``query``; none for an empty query."""
     words = query_words(query)
@@ -113,7 +114,7 @@ def _seating(played: Played, player: Player) -> None:
     played.opponents = tuple(seats[s - 1] for s in engine.seats_of(engine.rules.other_pair(engine.pair_of(seat))))
 
 
-def history(user, player: Player, tournament: Tournament | None = None) -> list[TournamentHistory]:
+def history(user: AnyUser, player: Player, tournament: Tournament | None = None) -> list[TournamentHistory]:
     """Every tournament ``player`` entered that ``user`` may see (or only ``tournament``), newest
     first, each with its tours in order."""
     tournaments = permissions.visible_tournaments(user)

@@ -15,6 +15,7 @@ import time
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.contrib.auth.models import AnonymousUser
 
 from scoring import engine
 from scoring.live import play
@@ -82,7 +83,7 @@ class Command(BaseCommand):
             return
         moves, must_draw = options
         rng = random.Random(table.pk * 7919 + table.turn)
-        actor = play.Actor(None, tokens[(table.pk, table.seat)])
+        actor = play.Actor(AnonymousUser(), tokens[(table.pk, table.seat)])
         try:
             if must_draw:
                 play.draw(actor, table.pk, table.turn)  # his turn goes on: the next round plays or draws again
