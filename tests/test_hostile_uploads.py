@@ -28,6 +28,7 @@ from config.asgi import application
 from tournaments import services
 from tournaments.models import Player, Tournament
 from tournaments.web.uploads import MULTIPART_ALLOWANCE, REFUSED, TOO_LARGE, BoundedBodies
+from tournaments import imports
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CHUNK = 1000
@@ -268,7 +269,7 @@ def test_a_name_with_a_control_character_is_refused_and_nothing_is_stored(organi
 def test_a_csv_line_with_a_control_character_is_refused_naming_its_line(organiser):
     cup = tournament(organiser)
     data = "last_name_1;last_name_2;federation_id_2\nИванов;Петров;RU-1\nСидоров;Козлов;RU\x1b[2J\n".encode()
-    report = services.import_pairs_csv(organiser, cup, data)
+    report = imports.import_pairs_csv(organiser, cup, data)
     assert report.created == 0 and report.errors == ((3, CONTROL_MESSAGE.format("U+001B")),)
     assert not Player.objects.exists()
 

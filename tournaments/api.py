@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from tournaments.web.api import ApiSchema, ApiViewSet, ErrorSerializer, one, valid
 from tournaments.web.uploads import upload_limit
 
-from . import permissions, serializers, services, standings, tours
+from . import imports, permissions, serializers, services, standings, tours
 from .models import Bye, Entry, Pair, Player, SitOut, Table, Tour, Tournament
 
 
@@ -221,7 +221,7 @@ class PairViewSet(TournamentScoped):
             content = request.data or b""  # an empty body is an empty file
         else:
             content = valid(serializers.CsvUploadSerializer, request.data)["file"].read()
-        report = services.import_pairs_csv(request.user, self.tournament, content)
+        report = imports.import_pairs_csv(request.user, self.tournament, content)
         if report.errors:
             return Response({
                 "detail": _("Nothing was imported: correct the lines listed and send the file again."),

@@ -24,7 +24,7 @@ from scoring.protocols import paper
 from tournaments.pages import organiser_page
 from tournaments.web.uploads import upload_limit
 
-from . import permissions, services, tours
+from . import imports, permissions, services, tours
 from .forms import (GenerateTourForm, ImportForm, NewLoginForm, NewStaffForm, OrganiserForm, PairForm, PlayerForm,
                     RefereesForm, RegulationsForm, RoleForm, SeatingForm, SeedsForm, SubstituteForm,
                     TournamentEditForm, TournamentForm, show_error)
@@ -387,7 +387,7 @@ def pair_substitute(request, tournament, pk: int):
 
 @organiser_page
 def pairs_import_template(request, tournament):
-    response = HttpResponse(services.csv_template(), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(imports.csv_template(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="pairs.csv"'
     return response
 
@@ -400,7 +400,7 @@ def pairs_import(request, tournament):
     if request.method == "POST" and form.is_valid():
         try:
             # The body is bounded (tournaments.web.uploads); the service refuses a file past its size.
-            report = services.import_pairs_csv(request.user, tournament, form.cleaned_data["file"].read())
+            report = imports.import_pairs_csv(request.user, tournament, form.cleaned_data["file"].read())
         except ValidationError as error:
             show_error(error, form)
         else:
@@ -412,8 +412,8 @@ def pairs_import(request, tournament):
                 return redirect("tournament-entries", slug=tournament.slug)
     return render(request, "tournaments/manage/import.html", {
         "tournament": tournament, "form": form, "report": report,
-        "players": services.CSV_PLAYER_HEADERS, "numbers": services.CSV_NUMBER_HEADERS,
-        "ratings": services.CSV_RATING_HEADERS,
+        "players": imports.CSV_PLAYER_HEADERS, "numbers": imports.CSV_NUMBER_HEADERS,
+        "ratings": imports.CSV_RATING_HEADERS,
     })
 
 

@@ -21,6 +21,7 @@ from scoring.models import Partition
 from tournaments import permissions, services
 from tournaments import tours
 from tournaments.models import Bye, Entry, Pair, Player, Role, SitOut, Table, Tour, Tournament
+from tournaments import imports
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ ACTIONS: dict[str, Action] = {
         lambda u, w: services.withdraw_pair(u, w.pair(4)),
         lambda c, w: c.post(f"/api/tournaments/cup/pairs/{w.pair(4).pk}/withdraw/")),
     "import pairs": Action(
-        lambda u, w: services.import_pairs_csv(u, w.cup, CSV),
+        lambda u, w: imports.import_pairs_csv(u, w.cup, CSV),
         lambda c, w: c.post("/api/tournaments/cup/pairs/import/", CSV, content_type="text/csv")),
     "register player": Action(
         lambda u, w: services.register_player(u, w.solo, {"last_name": "Новый"}),

@@ -33,6 +33,7 @@ from tournaments.models import (Bye, Entry, Pair, PinChange, PinFailures, PinLin
 
 from trustworld import PINS, Side, World, api
 from scoring.recording import commands, queries, storage
+from tournaments import imports
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,7 @@ ACTIONS: dict[str, Action] = {
         lambda u, s: services.withdraw_pair(u, _pair(s, 4)), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/{_pair(s, 4).pk}/withdraw/")),
     "import pairs": Action(
-        lambda u, s: services.import_pairs_csv(u, s.tournament, CSV), "org",
+        lambda u, s: imports.import_pairs_csv(u, s.tournament, CSV), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/import/", CSV.encode(), content_type="text/csv"),
         page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/import/")),
     "draw the draft tour again": Action(
