@@ -1,0 +1,121 @@
+"""Where the CPU of a live move goes: moves made in this one process through the live API (the
+whole middleware stack and the view, as the server runs them, without the HTTP server), on
+PostgreSQL and Redis, with the standard profiler.
+
+Run by hand: ``.venv/bin/python bench/move_profile.py [--tables 20] [--moves 400] [--top 30]``.
+
+It uses its own databases (``domino_bench_profile``, dropped and migrated; Redis database 8,
+emptied), builds the tables as ``bench/live.py`` does (every table digital, four phones a table
+holding their seats by PIN), then makes ``--moves`` moves, table after table, each the first legal
+move of the player to move, posted with his seat's token. Choosing the move (the engine, read
+apart) is outside what is measured. It prints this process's CPU per move, PostgreSQL's (its
+backends' CPU from /proc), the statements per move, and the profiler's functions by their own and
+cumulative time: the share of each layer of a move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import sys
+import time
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "livesettings")
+os.environ["ALLOWED_HOSTS"] = "testserver"  # the test client's host
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from benchdb import setup_django  # noqa: E402
+
+DATABASE = "postgres://postgres@127.0.0.1:5432/domino_bench_profile"
+REDIS = "redis://127.0.0.1:6379/8"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--no-profile", action="store_true", help="time the moves without the profiler")
+    args = parser.parse_args()
+
+    import live  # bench/live.py: its database helpers and its tournament
+    live.drop_database(DATABASE)
+    os.environ["REDIS_URL"] = REDIS
+    import redis
+    redis.Redis.from_url(REDIS).flushdb()
+    setup_django(DATABASE)
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.live import play
+    from scoring.models import LiveTable
+    from scoring.recording.storage import engine_partition
+    from tournaments.models import Tour, Tournament
+
+    slug, plan = live.build(args.tables, target=2000)
+    tour = Tour.objects.get(tournament__slug=slug)
+    organiser = Tournament.objects.get(slug=slug).created_by
+    play.start_tour(organiser, tour)
+    tokens = {}
+    client = Client()
+    for entry in plan:
+        for seat in (1, 2, 3, 4):
+            answer = client.post(f"/api/partitions/{entry['partition']}/live/seat/",
+                                 {"seat": seat, "pin": live.PIN}, content_type="application/json")
+            assert answer.status_code == 200, answer.content
+            tokens[entry["partition"], seat] = answer.json()["token"]
+
+    def next_move(pk: int) -> tuple[int, dict]:
+        table = LiveTable.objects.get(pk=pk)
+        from scoring.models import Partition
+        deal = engine_partition(Partition.objects.select_related("table__tour__tournament").get(pk=pk)).current
+        moves = deal.legal_moves() if deal is not None else []
+        move = moves[0] if moves else None
+        body = {"turn": table.turn}
+        if move is None or move.tile is None:
+            body["pass"] = True
+        else:
+            body.update({"tile": str(move.tile), **({"end": str(move.end)} if move.end else {})})
+        return table.seat, body
+
+    profile = cProfile.Profile()
+    cpu = wall = 0.0
+    postgres = 0.0
+    made = statements = 0
+    partitions = [entry["partition"] for entry in plan]
+    while made < args.moves:
+        for pk in partitions:
+            seat, body = next_move(pk)
+            if seat is None:
+                continue
+            pg_before, cpu_before, wall_before = live.postgres_cpu(), time.process_time(), time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                if not args.no_profile:
+                    profile.enable()
+                answer = client.post(f"/api/partitions/{pk}/live/move/", body, content_type="application/json",
+                                     headers={"X-Seat-Token": tokens[pk, seat]})
+                profile.disable()
+            cpu += time.process_time() - cpu_before
+            wall += time.perf_counter() - wall_before
+            postgres += live.postgres_cpu() - pg_before
+            assert answer.status_code == 200, answer.content
+            statements += len(queries)
+            made += 1
+            if made >= args.moves:
+                break
+    print(f"{made} moves over {len(partitions)} tables: this process {cpu / made * 1000:.1f} ms CPU a move, "
+          f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms, "
+          f"{statements / made:.1f} statements a move")
+    for order in () if args.no_profile else ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).strip_dirs().sort_stats(order).print_stats(args.top)
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
