@@ -39,6 +39,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--no-profile", action="store_true", help="time the moves without the profiler")
+    parser.add_argument("--sql", action="store_true", help="print the statements of the last move")
     args = parser.parse_args()
 
     import live  # bench/live.py: its database helpers and its tournament
@@ -108,6 +109,9 @@ def main() -> None:
             made += 1
             if made >= args.moves:
                 break
+    if args.sql:
+        for query in queries.captured_queries:
+            print(query["sql"][:300])
     print(f"{made} moves over {len(partitions)} tables: this process {cpu / made * 1000:.1f} ms CPU a move, "
           f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms, "
           f"{statements / made:.1f} statements a move")

@@ -589,13 +589,20 @@ def _outage(now: datetime.datetime) -> bool:
     return beat is not None and (now - beat).total_seconds() > settings.CLOCK_OUTAGE_SECONDS
 
 
+def _due(step: Step) -> bool:
+    """Whether a clock of the table may have run out: a deadline has passed, the table is not
+    paused and its partition not over."""
+    live, now = step.live, step.now
+    return (any(d is not None and d <= now for d in (live.no_show_deadline, live.time_deadline, live.deadline))
+            and live.paused_at is None and not step.partition.is_finished)
+
+
 def _catch_up(step: Step, by: str) -> bool:
     """Record every clock of the table whose deadline has passed: the no-show, the partition's
     time, then each lapse of the awaited move. Returns whether anything was recorded."""
-    live, now = step.live, step.now
-    due = [d for d in (live.no_show_deadline, live.time_deadline, live.deadline) if d is not None and d <= now]
-    if not due or live.paused_at is not None or step.partition.is_finished or _outage(now):
+    if not _due(step) or _outage(step.now):
         return False
+    live, now = step.live, step.now
     if live.no_show_deadline is not None and live.no_show_deadline <= now:
         _no_show(step)
     if live.time_deadline is not None and live.time_deadline <= now and not step.partition.is_finished:
@@ -614,6 +621,11 @@ def _caught_up(step: Step, by: str) -> tuple[Step, bool]:
     for the chief referee (``LiveTable.fault``) and the step goes on without the catch-up. A
     catch-up that works clears the mark."""
     live = step.live
+    if not _due(step):
+        # Nothing has run out (a move in time, most of them): no savepoint, two round trips fewer.
+        if live.fault:
+            live.fault, live.fault_at = "", None
+        return step, False
     try:
         with transaction.atomic():
             due = _catch_up(step, by)
