@@ -117,6 +117,7 @@ def main() -> None:
     }
     report(result)
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=2) + "\n")
 
 
