@@ -1,7 +1,8 @@
 """Live tables under load: simulated players play through the HTTP API while spectators hold live
 streams open, with PostgreSQL, Redis, the ASGI server, a Celery worker and the beat on this machine.
 
-Run by hand: ``.venv/bin/python bench/live.py [--tables 250] [--minutes 5] [--kill-worker] [--ramp]``.
+Run by hand: ``.venv/bin/python bench/live.py [--tables 250] [--minutes 5] [--kill-worker] [--ramp]
+[--floor FILE]``.
 
 It uses its own PostgreSQL database (``domino_bench_live``, dropped, created and migrated) and
 Redis database (``redis://127.0.0.1:6379/7``, emptied first). It builds a tournament in-process
@@ -26,6 +27,10 @@ each move, the seconds charged say how many deadlines had passed (``floor(second
 the allowance as the players saw it) and exactly that many lapses must be recorded for its turn;
 each lapse has its timeout entry and its engine violation, none recorded before its deadline; at
 the end no running clock has a deadline more than a second past.
+
+Its CPU per move is the CPU of the web processes, the Celery worker, the beat, PostgreSQL and the
+Redis server during the play, divided by the moves served; ``--floor FILE`` (``bench/floor.py``'s
+``--json``, run alone just before) prints its ratio to the floor's (the issue's target: at most 4).
 
 ``--kill-worker``: halfway, the Celery worker is killed (SIGKILL, its pool too) and started again
 5 s later. ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
@@ -57,7 +62,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from benchdb import setup_django
-from recording import cpu_seconds, free_port, percentile, pg_version, stop_server, wait_until_up, worker_pids
+from recording import (cpu_seconds, free_port, percentile, pg_version, server_cpu, stop_server, wait_until_up,
+                       worker_pids)
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = "2468"
@@ -67,7 +73,7 @@ SLOW_ONE_IN = 20
 #: Seconds a normal move takes to think, before the ramp's factor.
 PACE = (2.0, 8.0)
 RAMP = (1, 1.5, 2, 3, 4, 6, 8)
-TARGETS = {"move_p99": 0.150, "push_p99": 1.0, "lapse_p99": 1.0, "ramp_p99": 0.500}
+TARGETS = {"move_p99": 0.150, "push_p99": 1.0, "lapse_p99": 1.0, "ramp_p99": 0.500, "floor_ratio": 4.0}
 
 
 def main() -> None:
@@ -82,7 +88,9 @@ def main() -> None:
     parser.add_argument("--database-url", default=os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/domino_bench_live"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
+    parser.add_argument("--floor", type=Path, help="bench/floor.py's --json file: CPU per move against the floor's")
     args = parser.parse_args()
+    floor = json.loads(args.floor.read_text()) if args.floor else None  # a wrong file fails before the build
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: still stop the services
     spectators = args.tables * 4 if args.spectators is None else args.spectators
     os.environ["DJANGO_SETTINGS_MODULE"] = "livesettings"
@@ -130,7 +138,8 @@ def main() -> None:
     connection.close()
     client_cpu = own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime
     run.stopped = stopped
-    report(args, slug, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu)
+    report(args, slug, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu,
+           floor)
 
 
 def drop_database(url: str) -> None:
@@ -244,13 +253,14 @@ class Services:
         self.worker.wait()
 
     def cpu(self) -> dict[str, float]:
-        """CPU seconds used so far by the web workers, the Celery worker and pool, the beat and
-        PostgreSQL's processes."""
+        """CPU seconds used so far by the web workers, the Celery worker and pool, the beat,
+        PostgreSQL's processes and the Redis server."""
         used = {"web": cpu_seconds(worker_pids(self.web)) if self.web else 0.0}
         worker = cpu_seconds([self.worker.pid, *worker_pids(self.worker)]) if self.worker.poll() is None else 0.0
         used["worker"] = worker + self.gone.get("worker", 0)
         used["beat"] = cpu_seconds([self.beat.pid]) if self.beat else 0.0
-        used["postgres"] = postgres_cpu()
+        used["postgres"] = server_cpu("postgres")
+        used["redis"] = server_cpu("redis-server")
         return used
 
     def stop(self) -> None:
@@ -265,22 +275,6 @@ class Services:
         for line, count in errors.most_common(5):
             print(f"server error x{count}: {line[:200]}", file=sys.stderr)
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def postgres_cpu() -> float:
-    """CPU seconds of PostgreSQL (every database's): its running processes, and those that ended,
-    counted by the postmaster that waited for them (Linux /proc)."""
-    total = 0
-    postmaster = subprocess.run(["pgrep", "-o", "-x", "postgres"], capture_output=True, text=True).stdout.split()
-    for pid in subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue  # a backend that just ended: the postmaster's children's time has it
-        total += int(fields[11]) + int(fields[12])
-        if [pid] == postmaster:
-            total += int(fields[13]) + int(fields[14])  # cutime, cstime: the backends that ended
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 # -- the players ---------------------------------------------------------------------------------
@@ -563,7 +557,7 @@ def verdict(value: float | None, target: float) -> str:
 
 
 def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dict[str, float],
-           client_cpu: float) -> None:
+           client_cpu: float, floor: dict | None) -> None:
     clocks = lapses(slug, run)
     wall = run.ended - run.began
     moves = [t for _, t in run.moves]
@@ -576,6 +570,18 @@ def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dic
     print("CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
           + f", players' client {client_cpu:.0f} s, of {(os.cpu_count() or 1) * wall:.0f} s")
     rows = []
+    if moves:
+        # The server's CPU (web, worker, beat, PostgreSQL, Redis; not the players' client) over the moves served.
+        per_move = sum(cpu.values()) / len(moves) * 1000
+        print(f"CPU per move: {per_move:.1f} ms (" + ", ".join(f"{k} {v / len(moves) * 1000:.1f}"
+                                                               for k, v in cpu.items()) + " ms)")
+        if floor is not None:
+            ratio = per_move / floor["cpu_per_move_ms"]
+            rows.append(("CPU per move, against the floor",
+                         f"{per_move:.1f} ms, {ratio:.1f} x the floor's {floor['cpu_per_move_ms']:.2f} ms "
+                         f"(bench/floor.py, {floor['moves_per_second']:.0f} moves/s, {floor['date']})",
+                         f"at most {TARGETS['floor_ratio']:.0f} x",
+                         "met" if ratio <= TARGETS["floor_ratio"] else "NOT met"))
     rows.append(("move request latency", spread(moves), "p99 < 150 ms",
                  verdict(percentile(moves, 0.99) if moves else None, TARGETS["move_p99"])))
     if pushed:

@@ -278,6 +278,23 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def server_cpu(name: str) -> float:
+    """CPU seconds of a server on this machine, every process named ``name`` (``postgres``: every
+    database's backends and its background processes; ``redis-server``): those running, and those
+    that ended, counted by the oldest (the server that waited for them) (Linux /proc)."""
+    total = 0
+    oldest = subprocess.run(["pgrep", "-o", "-x", name], capture_output=True, text=True).stdout.split()
+    for pid in subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue  # a process that just ended: its server's children's time has it
+        total += int(fields[11]) + int(fields[12])
+        if [pid] == oldest:
+            total += int(fields[13]) + int(fields[14])  # cutime, cstime: the children that ended
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def stop_server(server: subprocess.Popen) -> None:
     """Stop the gunicorn started here: its master by its id (it stops its workers), then, if it
     does not, the process group it leads (started with a session of its own)."""
