@@ -20,6 +20,7 @@ import cProfile
 import io
 import os
 import pstats
+import subprocess
 import sys
 import time
 
@@ -28,6 +29,7 @@ os.environ["ALLOWED_HOSTS"] = "testserver"  # the test client's host
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from benchdb import setup_django  # noqa: E402
+from recording import server_cpu  # noqa: E402
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/domino_bench_profile"
 REDIS = "redis://127.0.0.1:6379/8"
@@ -36,18 +38,22 @@ REDIS = "redis://127.0.0.1:6379/8"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--database-url", default=DATABASE, help="its own database: dropped and migrated")
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--no-profile", action="store_true", help="time the moves without the profiler")
     parser.add_argument("--sql", action="store_true", help="print the statements of the last move")
+    parser.add_argument("--server", action="store_true",
+                        help="post the moves over HTTP to the ASGI server config/run.sh starts (one worker): the "
+                             "server's CPU a move, not this process's")
     args = parser.parse_args()
 
     import live  # bench/live.py: its database helpers and its tournament
-    live.drop_database(DATABASE)
+    live.drop_database(args.database_url)
     os.environ["REDIS_URL"] = REDIS
     import redis
     redis.Redis.from_url(REDIS).flushdb()
-    setup_django(DATABASE)
+    setup_django(args.database_url)
 
     from django.db import connection
     from django.test import Client
@@ -84,6 +90,8 @@ def main() -> None:
             body.update({"tile": str(move.tile), **({"end": str(move.end)} if move.end else {})})
         return table.seat, body
 
+    if args.server:
+        return through_server(args, plan, tokens, next_move)
     profile = cProfile.Profile()
     cpu = wall = 0.0
     postgres = 0.0
@@ -94,7 +102,7 @@ def main() -> None:
             seat, body = next_move(pk)
             if seat is None:
                 continue
-            pg_before, cpu_before, wall_before = live.postgres_cpu(), time.process_time(), time.perf_counter()
+            pg_before, cpu_before, wall_before = server_cpu("postgres"), time.process_time(), time.perf_counter()
             with CaptureQueriesContext(connection) as queries:
                 if not args.no_profile:
                     profile.enable()
@@ -103,7 +111,7 @@ def main() -> None:
                 profile.disable()
             cpu += time.process_time() - cpu_before
             wall += time.perf_counter() - wall_before
-            postgres += live.postgres_cpu() - pg_before
+            postgres += server_cpu("postgres") - pg_before
             assert answer.status_code == 200, answer.content
             statements += len(queries)
             made += 1
@@ -119,6 +127,56 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).strip_dirs().sort_stats(order).print_stats(args.top)
         print(out.getvalue())
+
+
+def through_server(args, plan, tokens, next_move) -> None:
+    """The same moves through gunicorn and one uvicorn worker, over one keep-alive connection:
+    the worker's CPU a move (its own /proc figures), PostgreSQL's, and the wall time."""
+    import http.client
+    import json
+    import tempfile
+    from pathlib import Path
+
+    import live
+    from recording import cpu_seconds, free_port, stop_server, wait_until_up, worker_pids
+
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="bench-profile-"))
+    env = {**os.environ, "DATABASE_URL": args.database_url, "REDIS_URL": REDIS, "DJANGO_SETTINGS_MODULE": "livesettings",
+           "PYTHONPATH": f"{live.ROOT / 'bench'}:{live.ROOT}", "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1",
+           "VAR_DIR": str(folder), "SECRET_KEY": "bench-profile-" + "x" * 50}
+    with (folder / "web.log").open("ab") as out:
+        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.asgi:application", "--worker-class",
+                                   "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}",
+                                   "--log-level", "warning"], cwd=live.ROOT, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_until_up(port, server, folder / "web.log")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        workers = worker_pids(server)
+        made, web, postgres, wall = 0, 0.0, 0.0, 0.0
+        partitions = [entry["partition"] for entry in plan]
+        while made < args.moves:
+            for pk in partitions:
+                seat, body = next_move(pk)
+                if seat is None:
+                    continue
+                before = (cpu_seconds(workers), server_cpu("postgres"), time.perf_counter())
+                connection.request("POST", f"/api/partitions/{pk}/live/move/", json.dumps(body),
+                                   {"Content-Type": "application/json", "X-Seat-Token": tokens[pk, seat]})
+                answer = connection.getresponse()
+                content = answer.read()
+                wall += time.perf_counter() - before[2]
+                web += cpu_seconds(workers) - before[0]
+                postgres += server_cpu("postgres") - before[1]
+                assert answer.status == 200, content
+                made += 1
+                if made >= args.moves:
+                    break
+        print(f"{made} moves through the server: its worker {web / made * 1000:.1f} ms CPU a move, "
+              f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms")
+    finally:
+        stop_server(server)
 
 
 if __name__ == "__main__":

@@ -118,7 +118,7 @@ def rate_after_commit(tour: Tour) -> None:
     """Refresh the ratings of the tour's game once this transaction commits: the rated results
     changed (README, "Ratings")."""
     tournament_id = tour.tournament_id
-    transaction.on_commit(lambda: current_app.send_task(RATE_TASK, (tournament_id,)), robust=True)
+    transaction.on_commit(lambda: current_app.send_task(RATE_TASK, (tournament_id,), ignore_result=True), robust=True)
 
 
 def update_tour(tour: Tour) -> None:

@@ -244,7 +244,8 @@ class Sent:
     def __init__(self):
         self.tasks = []
 
-    def send_task(self, name, args):
+    def send_task(self, name, args, **options):
+        assert options == {"ignore_result": True}  # nobody waits for a refresh's result
         self.tasks.append((name, tuple(args)))
 
     def take(self):
