@@ -140,8 +140,6 @@ def undone():
 
 def sports_answers(schema: dict, frozen) -> list[tuple[str, dict]]:
     answers: list[tuple[str, dict]] = []
-    # Digital: the tour started and the seats taken through the API, clocks run out, a pause, a
-    # seat released and taken again, then moves to the second deal.
     with undone():
         sports_digital(schema, frozen, answers)
     with undone():
@@ -152,6 +150,8 @@ def sports_answers(schema: dict, frozen) -> list[tuple[str, dict]]:
 
 
 def sports_digital(schema: dict, frozen, answers: list[tuple[str, dict]]) -> None:
+    """The tour started and the seats taken through the API, a clock run out twice, a pause, a
+    seat released and taken again, then moves from the phones into the second deal."""
     world = live_tour("digital")
     world["t"].status = "running"
     world["t"].save(update_fields=["status"])
