@@ -20,6 +20,8 @@ from scoring.engine import DEAL_ENDS, GoatEnd
 from scoring.models import LiveTable, Partition
 from scoring.recording import hands, pipeline
 from scoring.web.api import client_address
+from scoring.web.live_serializers import LIVE_TABLE, GoatTableStateSerializer, SeatTakenSerializer, \
+    SportsTableStateSerializer, TourStartedSerializer
 from scoring.web.serializers import ClosedSerializer, PipsSerializer, StrictBooleanField, StrictCharField, \
     StrictChoiceField, StrictIntegerField, seat_field
 from tournaments import permissions
@@ -140,9 +142,11 @@ class PauseSerializer(ClosedSerializer):
     reason = StrictChoiceField(choices=LiveTable.Pause.values)
 
 
-def _writes(summary: str, description: str, request: Any) -> Any:
+def _writes(summary: str, description: str, request: Any, answer: Any = LIVE_TABLE) -> Any:
+    """A write's schema: it answers the table as the caller then sees it, in its game's shape
+    (``answer``: the one game's shape of an action only one game has)."""
     return extend_schema(summary=summary, description=description, request=request, parameters=[SEAT_TOKEN],
-                         responses={200: OpenApiTypes.OBJECT, 409: STALE})
+                         responses={200: answer, 409: STALE})
 
 
 @extend_schema(tags=["live tables"])
@@ -193,7 +197,7 @@ class LiveTableViewSet(ApiViewSet):
             return Response({"detail": exc.messages[0], "turn": exc.turn}, status=status.HTTP_409_CONFLICT)
         return super().handle_exception(exc)
 
-    @extend_schema(summary="A live table", parameters=[SEAT_TOKEN], responses={200: OpenApiTypes.OBJECT},
+    @extend_schema(summary="A live table", parameters=[SEAT_TOKEN], responses={200: LIVE_TABLE},
                    description="The line of play, whose turn, the move clock (deadline, allowance, lapses), the "
                                "partition clock, the totals, the finished deals with their hands and seeds. The "
                                "caller's own hand (by his seat token) and his legal moves on his turn; no other "
@@ -215,7 +219,7 @@ class LiveTableViewSet(ApiViewSet):
     @_writes("Draw from the bazaar", "Goat: the player to move, with no tile that fits, takes the next tile of the "
              "bazaar, for `turn` (refused while a tile fits or when the bazaar is exhausted); his turn goes on. The "
              "device holding his seat or the referee; at a refereed table the referee names the `tile` drawn.",
-             DrawSerializer)
+             DrawSerializer, GoatTableStateSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def draw(self, request, pk):
         data = valid(DrawSerializer, request.data)
@@ -226,7 +230,7 @@ class LiveTableViewSet(ApiViewSet):
                    description="The player scanned the table's code and types his PIN: the answer's `token` "
                                "holds the seat (send it as X-Seat-Token). One device per seat. Wrong PINs are "
                                "counted per device (X-Device-Id) and per address.",
-                   parameters=[DEVICE_ID], responses={200: OpenApiTypes.OBJECT})
+                   parameters=[DEVICE_ID], responses={200: SeatTakenSerializer})
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def seat(self, request, pk):
         self.get_object()
@@ -259,7 +263,7 @@ class LiveTableViewSet(ApiViewSet):
         return self._answer(pk, partition)
 
     @_writes("Start the partition", "Refereed table or referee's clock: the lead draw's result (a Goat table has "
-             "none: 400).", StartSerializer)
+             "none: 400).", StartSerializer, SportsTableStateSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def start(self, request, pk):
         data = valid(StartSerializer, request.data)
@@ -303,7 +307,7 @@ class LiveTableViewSet(ApiViewSet):
         return self._answer(pk, partition)
 
     @_writes("The deal's result", "Referee's clock: how the deal ended and the pips left (a Goat table: "
-             "goat-result/).", LiveDealResultSerializer)
+             "goat-result/).", LiveDealResultSerializer, SportsTableStateSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def result(self, request, pk):
         data = valid(LiveDealResultSerializer, request.data)
@@ -312,7 +316,8 @@ class LiveTableViewSet(ApiViewSet):
         return self._answer(pk, partition)
 
     @_writes("Lead a Goat game", "Goat table on the referee's clock: the seat that leads the first deal of a game "
-             "(the holder of 1-1, or as RULES 9.1 goes on); his clock starts.", LeadSerializer)
+             "(the holder of 1-1, or as RULES 9.1 goes on); his clock starts.", LeadSerializer,
+             GoatTableStateSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def lead(self, request, pk):
         data = valid(LeadSerializer, request.data)
@@ -321,7 +326,7 @@ class LiveTableViewSet(ApiViewSet):
 
     @_writes("A Goat deal's result", "Goat table on the referee's clock: the deal as on the Goat score sheet, domino "
              "or fish with the `seat` and each hand's `values`, or a redeal; the next deal's leader's clock starts.",
-             GoatResultSerializer)
+             GoatResultSerializer, GoatTableStateSerializer)
     @action(detail=True, methods=["post"], url_path="goat-result", parser_classes=[JSONParser])
     def goat_result(self, request, pk):
         data = valid(GoatResultSerializer, request.data)
@@ -349,7 +354,7 @@ class StartTourView(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(tags=["live tables"], summary="Start a tour", request=None,
-                   responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 403: ErrorSerializer},
+                   responses={200: TourStartedSerializer, 400: ErrorSerializer, 403: ErrorSerializer},
                    description="The chief referee starts a published tour: its live tables open and their "
                                "no-show deadlines run from now.")
     def post(self, request, slug, number):
