@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
@@ -473,3 +474,12 @@ def test_who_may_see_a_hand_over_every_route(world, attacker, victim):
             response = routes[name](api(who), _page_client(who))
             assert response.status_code == 200 and _shows_a_hand(response), (who, name)
         assert HandLook.objects.filter(partition_id=pk, user=who, deal=2).exists()
+
+
+def test_what_records_who_acts_refuses_nobody_signed_in(db):
+    """``login_of``: the login a service records as who acted; nobody signed in is refused."""
+    user = get_user_model().objects.create_user("someone")
+    assert permissions.login_of(user) is user
+    with pytest.raises(PermissionDenied):
+        permissions.login_of(AnonymousUser())
+
