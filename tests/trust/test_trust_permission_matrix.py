@@ -371,7 +371,8 @@ def test_the_action_list_asks_every_question_of_permissions_py():
         "visible_tours", "require_manage", "require_staff", "require_create", "refereeing_all", "refereed_tables",
         "is_own_player", "can_edit_player", "can_set_pin", "require_edit_player", "require_set_pin",
         "can_read_partition_protocol", "require_read_partition_protocol", "can_confirm", "visible_players",
-        "require_referee_all", "may_see_hands", "can_appoint_organisers", "require_appoint_organisers"}
+        "require_referee_all", "may_see_hands", "can_appoint_organisers", "require_appoint_organisers",
+        "login_of"}
     defined = {name for name, value in vars(permissions).items()
                if callable(value) and getattr(value, "__module__", "") == permissions.__name__
                and not name.startswith("_")}
