@@ -28,6 +28,7 @@ os.environ["ALLOWED_HOSTS"] = "testserver"  # the test client's host
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from benchdb import setup_django  # noqa: E402
+from recording import server_cpu  # noqa: E402
 
 DATABASE = "postgres://postgres@127.0.0.1:5432/domino_bench_profile"
 REDIS = "redis://127.0.0.1:6379/8"
@@ -94,7 +95,7 @@ def main() -> None:
             seat, body = next_move(pk)
             if seat is None:
                 continue
-            pg_before, cpu_before, wall_before = live.postgres_cpu(), time.process_time(), time.perf_counter()
+            pg_before, cpu_before, wall_before = server_cpu("postgres"), time.process_time(), time.perf_counter()
             with CaptureQueriesContext(connection) as queries:
                 if not args.no_profile:
                     profile.enable()
@@ -103,7 +104,7 @@ def main() -> None:
                 profile.disable()
             cpu += time.process_time() - cpu_before
             wall += time.perf_counter() - wall_before
-            postgres += live.postgres_cpu() - pg_before
+            postgres += server_cpu("postgres") - pg_before
             assert answer.status_code == 200, answer.content
             statements += len(queries)
             made += 1
