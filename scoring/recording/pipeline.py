@@ -22,18 +22,18 @@ What differs by game (a sports partition, a sitting of Goat, Sea Goat or points 
 of :data:`GAMES`, chosen once per step from the regulations' ``game``.
 
 The clocks' own paths, the timer task and the beat's sweep, call :func:`expire`: the same steps
-with nothing but the catch-up as the operation.
+with nothing but the catch-up as the operation. A table whose clocks cannot be recorded (a fault:
+a bug, a state nobody foresaw) is logged, marked for the chief referee (``LiveTable.fault``) and
+skipped; it never blocks the other tables, and the next change of the table clears the mark.
 
 **The timers.** A table has one outstanding timer task at a time, not one per move: its deadline
 is ``LiveTable.timer_at``. A new move deadline sends a timer only when it comes before the
 outstanding one, or there is none, or that one is overdue by more than TIMER_LOST_SECONDS (lost);
 a later deadline (most moves) waits for the outstanding timer, which, when it runs, catches the
-clocks up and sends the timer of the deadline then running (:func:`expire`). The timer and
-``timer_at`` are written in the transaction that sets the deadline; the task is sent after its
-commit. No move clock runs (a pause, the end, no seat awaited): ``timer_at`` is None, and a timer
-still queued finds nothing to do. The beat's sweep records whatever a lost timer left. A table whose clocks cannot be recorded (a fault:
-a bug, a state nobody foresaw) is logged, marked for the chief referee (``LiveTable.fault``) and
-skipped; it never blocks the other tables, and the next change of the table clears the mark.
+clocks up and sends the timer of the deadline then running (:func:`expire`). ``timer_at`` is
+written in the transaction that sets the deadline; the task is sent after its commit. While no
+move clock runs (a pause, the end, no seat awaited) ``timer_at`` is None and a timer still queued
+finds nothing to do. The beat's sweep records whatever a lost timer left.
 
 The functions are synchronous and take plain values (ids, an :class:`Actor`), so that an async
 view calls them through ``sync_to_async`` unchanged.
@@ -539,8 +539,8 @@ def align(step: Step) -> None:
     digital table the awaited seat is the engine's (none: the referee enters the next hands); at
     the referee's clock the clock times the deal the engine is at (none while the deal he ended
     waits for its result, ``deal_over``). Then the clocks: the
-    partition's starts with its first deal, and the awaited move's deadline is armed (its timer
-    sent after the commit)."""
+    partition's starts with its first deal, and the awaited move's deadline is armed (a timer
+    sent after the commit, unless the table's outstanding one comes first: :func:`_arm`)."""
     live, partition = step.live, step.partition
     if partition.is_finished:
         live.deadline = live.time_deadline = live.no_show_deadline = live.timer_at = None

@@ -1,6 +1,6 @@
 """The rules of the live clocks, with the clock in the test's hand (no sleeping): allowances,
 warning then penalty, the turn a move is made for, pause and resume, the partition clock, the
-no-show, an outage of the clock service."""
+no-show, an outage of the clock service, and the one timer a table has outstanding."""
 
 from __future__ import annotations
 
