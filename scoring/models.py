@@ -210,6 +210,9 @@ class LiveTable(models.Model):
     lapses = models.PositiveSmallIntegerField(default=0)
     turn_paused = models.FloatField(default=0)  # seconds of pauses during this turn
     deadline = models.DateTimeField(_("move deadline"), null=True, blank=True)
+    # The deadline of the table's outstanding timer task (due then): one per table, not one per
+    # move; None while no move clock runs (scoring.recording.pipeline, "the timers").
+    timer_at = models.DateTimeField(null=True, blank=True)
     # At the referee's clock: the referee ended deal ``deal`` and enters its result; no move is
     # awaited, no move clock runs until it is recorded (scoring.recording.pipeline.align).
     deal_over = models.BooleanField(default=False)

@@ -14,7 +14,8 @@ correction, an import, an annulment, a no-show, a move, a draw from the bazaar, 
 6. **align the live state with the engine's**, whatever the operation was (:func:`align`): the
    awaited seat and its deadline are the engine's, a digital table whose deal was taken back deals
    again, a refereed one awaits the new hands, the referee's clock times the deal the engine is at,
-   a finished partition has no clock; the timer of a new deadline is sent after the commit;
+   a finished partition has no clock; a new deadline that no outstanding timer comes before gets
+   its timer, sent after the commit;
 7. **announce** the change to the live screens, last (:func:`scoring.push.events.announce`).
 
 What differs by game (a sports partition, a sitting of Goat, Sea Goat or points games) is one entry
@@ -24,6 +25,15 @@ The clocks' own paths, the timer task and the beat's sweep, call :func:`expire`:
 with nothing but the catch-up as the operation. A table whose clocks cannot be recorded (a fault:
 a bug, a state nobody foresaw) is logged, marked for the chief referee (``LiveTable.fault``) and
 skipped; it never blocks the other tables, and the next change of the table clears the mark.
+
+**The timers.** A table has one outstanding timer task at a time, not one per move: its deadline
+is ``LiveTable.timer_at``. A new move deadline sends a timer only when it comes before the
+outstanding one, or there is none, or that one is overdue by more than TIMER_LOST_SECONDS (lost);
+a later deadline (most moves) waits for the outstanding timer, which, when it runs, catches the
+clocks up and sends the timer of the deadline then running (:func:`expire`). ``timer_at`` is
+written in the transaction that sets the deadline; the task is sent after its commit. While no
+move clock runs (a pause, the end, no seat awaited) ``timer_at`` is None and a timer still queued
+finds nothing to do. The beat's sweep records whatever a lost timer left.
 
 The functions are synchronous and take plain values (ids, an :class:`Actor`), so that an async
 view calls them through ``sync_to_async`` unchanged.
@@ -72,6 +82,12 @@ SWEEP_SECONDS = 2.0
 #: A timer fires this much after its deadline, so that a worker whose clock runs a little ahead
 #: of the database's does not arrive early and find nothing to do.
 TIMER_SLACK_SECONDS = 0.05
+#: A table's timer this many seconds past its deadline and not run is presumed lost (a message
+#: dropped by the broker, a queue purged): the next deadline set sends a timer of its own instead
+#: of waiting for it. Meanwhile the sweep records the deadlines (every second), so this only
+#: bounds how long a table's timeouts are the sweep's alone; it is longer than a busy worker's
+#: usual queue delay, so that a timer merely late is not doubled on every move.
+TIMER_LOST_SECONDS = 5.0
 
 
 class StaleTurn(ValidationError):
@@ -523,11 +539,11 @@ def align(step: Step) -> None:
     digital table the awaited seat is the engine's (none: the referee enters the next hands); at
     the referee's clock the clock times the deal the engine is at (none while the deal he ended
     waits for its result, ``deal_over``). Then the clocks: the
-    partition's starts with its first deal, and the awaited move's deadline is armed (its timer
-    sent after the commit)."""
+    partition's starts with its first deal, and the awaited move's deadline is armed (a timer
+    sent after the commit, unless the table's outstanding one comes first: :func:`_arm`)."""
     live, partition = step.live, step.partition
     if partition.is_finished:
-        live.deadline = live.time_deadline = live.no_show_deadline = None
+        live.deadline = live.time_deadline = live.no_show_deadline = live.timer_at = None
         live.deal_over = False
         if live.seat is not None:
             new_turn(live, None, None, step.now)
@@ -563,18 +579,44 @@ def align(step: Step) -> None:
         live.clock_started_at = step.now  # the partition's time starts with its first deal
         live.time_deadline = clock.time_deadline(live, partition.table.tour.tournament.rules.partition_minutes)
     if live.seat is None or live.paused_at is not None:
-        live.deadline = None
+        live.deadline = live.timer_at = None  # a timer still queued finds no clock running
         return
     deadline = clock.move_deadline(live)
     if deadline != live.deadline:
         live.deadline = deadline
-        pid, turn = partition.pk, live.turn
-        transaction.on_commit(lambda: send_timer(pid, turn, deadline), robust=True)
+        _arm(live, step.now)
+
+
+def _arm(live: LiveTable, now: datetime.datetime) -> bool:
+    """The table's move deadline (just set) gets a timer, sent after the commit, unless the
+    outstanding one comes no later and is not lost (when it runs it sends the next,
+    :func:`expire`); ``timer_at`` records the timer's deadline. Returns whether one was sent."""
+    deadline, outstanding = live.deadline, live.timer_at
+    assert deadline is not None
+    if (outstanding is not None and outstanding <= deadline
+            and (now - outstanding).total_seconds() <= TIMER_LOST_SECONDS):
+        return False
+    live.timer_at = deadline
+    pid, turn = live.pk, live.turn
+    transaction.on_commit(lambda: send_timer(pid, turn, deadline), robust=True)
+    return True
+
+
+def _rearm(live: LiveTable, now: datetime.datetime) -> bool:
+    """At the timer task, after the catch-up: the timer due has run (this one, or one lost), so a
+    move clock still running that no later timer covers gets its timer. A deadline already past
+    (the catch-up could not record it: an outage of the clock service) is the sweep's; a timer for
+    it would run at once and find the same. Returns whether one was sent."""
+    if live.deadline is None or live.deadline <= now or (live.timer_at is not None and live.timer_at > now):
+        return False
+    live.timer_at = None
+    return _arm(live, now)
 
 
 def send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> None:
-    """Send the timer task of ``turn``'s deadline (after the commit that set it), by name: the
-    tasks (:mod:`scoring.live.timers`) call this module, not the other way round."""
+    """Send the timer task of the table's ``deadline`` (after the commit that set it), by name: the
+    tasks (:mod:`scoring.live.timers`) call this module, not the other way round. The ``turn`` it
+    was sent at is for the worker's log (the task no longer needs it)."""
     countdown = max(0.0, (deadline - timezone.now()).total_seconds() + TIMER_SLACK_SECONDS)
     # Nobody waits for its result: without ignore_result the sender subscribes to it on Redis
     # (a fifth of a live move's CPU in the web process).
@@ -705,30 +747,30 @@ def extend(live: LiveTable, gap: float) -> None:
         live.no_show_deadline += delta
 
 
-def expire(partition_id: int, turn: int | None = None, *, by: str = "task", skip_locked: bool = False) -> bool:
+def expire(partition_id: int, *, by: str = "task", skip_locked: bool = False) -> bool:
     """Record whatever clock of the table has run out: idempotent, whoever calls it and however
-    often. The timer task passes the ``turn`` it was sent for (a later turn makes it a no-op);
-    the sweep and the pages pass none and skip a table another transaction holds (that one
-    catches the clocks up itself). A table marked with a fault is left alone (a change of the
-    table tries again); a new fault is marked, never raised. Returns whether anything was
-    recorded."""
+    often. The sweep and the pages skip a table another transaction holds (that one catches the
+    clocks up itself). The timer task (``by="task"``), whatever turn the table is at, then sends
+    the timer of the move clock still running if no outstanding one covers it
+    (:func:`_rearm`), in the same transaction: a timer delivered twice sends one. A table marked
+    with a fault is left alone (a change of the table tries again); a new fault is marked, never
+    raised. Returns whether anything was recorded."""
     with transaction.atomic():
         found = _locked(partition_id, skip_locked=skip_locked)
         live = found[1] if found is not None else None
-        if live is None:
+        if live is None or live.fault:
             return False
-        partition = live.partition
-        if (turn is not None and turn != live.turn) or live.fault:
-            return False
-        step, due = _caught_up(Step(partition, live, Actor(AnonymousUser()), clock.now()), by)
+        step, due = _caught_up(Step(live.partition, live, Actor(AnonymousUser()), clock.now()), by)
         if step.live.fault:
             step.live.save(update_fields=["fault", "fault_at", "updated_at"])
             return False
-        if not due:
-            return False
-        step.live.save()
-        step.announce()
-        return True
+        armed = by == "task" and _rearm(step.live, step.now)
+        if due:
+            step.live.save()
+            step.announce()
+        elif armed:
+            step.live.save(update_fields=["timer_at", "updated_at"])
+        return due
 
 
 def overdue(partition: Partition, now: datetime.datetime | None = None) -> bool:
@@ -767,7 +809,7 @@ def sweep(limit: int = 500, budget: float = SWEEP_SECONDS) -> int:
         else:
             gap = (now - beat.swept_at).total_seconds()
             if gap > settings.CLOCK_OUTAGE_SECONDS:
-                _extend_all(gap)
+                _extend_all(gap, now)
             beat.swept_at = now
             beat.save(update_fields=["swept_at"])
     due = list(LiveTable.objects.filter(paused_at__isnull=True, fault="")
@@ -786,11 +828,13 @@ def sweep(limit: int = 500, budget: float = SWEEP_SECONDS) -> int:
     return recorded
 
 
-def _extend_all(gap: float) -> None:
-    """After an outage, every running clock gets the time it lost back."""
+def _extend_all(gap: float, now: datetime.datetime) -> None:
+    """After an outage, every running clock gets the time it lost back (a move clock its timer,
+    unless the outstanding one comes first and is not lost)."""
     for live in LiveTable.objects.select_for_update().filter(paused_at__isnull=True).filter(
             Q(deadline__isnull=False) | Q(time_deadline__isnull=False) | Q(no_show_deadline__isnull=False)):
         extend(live, gap)
         if live.seat is not None:
             live.deadline = clock.move_deadline(live)
+            _arm(live, now)
         live.save()

@@ -1,6 +1,6 @@
 """The rules of the live clocks, with the clock in the test's hand (no sleeping): allowances,
 warning then penalty, the turn a move is made for, pause and resume, the partition clock, the
-no-show, an outage of the clock service."""
+no-show, an outage of the clock service, and the one timer a table has outstanding."""
 
 from __future__ import annotations
 
@@ -59,10 +59,8 @@ def test_seating_four_players_draws_the_lead_deals_and_starts_the_leaders_clock(
     assert table.allowance == 20
     assert table.deadline == frozen.now + datetime.timedelta(seconds=20.5)
     assert table.time_deadline == frozen.now + datetime.timedelta(minutes=40)
-    # Each new deadline sends its timer once the change is committed.
-    with django_capture_on_commit_callbacks(execute=True):
-        table = play_one(digital, frozen)
-    assert timers_sent == [(digital["p1"].pk, table.turn, table.deadline)]
+    # The first deadline has the table's timer (sent once the change is committed).
+    assert table.timer_at == table.deadline
 
 
 def test_each_move_gets_the_allowance_the_engine_gives_it(digital, frozen):
@@ -82,16 +80,16 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
     table = live(digital)
     seat, turn, first = table.seat, table.turn, table.deadline
     frozen.to(first - datetime.timedelta(milliseconds=100))
-    assert pipeline.expire(digital["p1"].pk, turn) is False
+    assert pipeline.expire(digital["p1"].pk) is False
     frozen.to(first)
-    assert pipeline.expire(digital["p1"].pk, turn) is True
-    assert pipeline.expire(digital["p1"].pk, turn) is False  # the same task twice: one violation
+    assert pipeline.expire(digital["p1"].pk) is True
+    assert pipeline.expire(digital["p1"].pk) is False  # the same task twice: one violation
     table = live(digital)
     assert table.lapses == 1 and table.deadline == first + datetime.timedelta(seconds=20)
     [warning] = game(digital).violations
     assert (warning.seat, warning.code, warning.consequence) == (seat, "move_time", "warning")
     frozen.to(table.deadline)
-    pipeline.expire(digital["p1"].pk, turn)
+    pipeline.expire(digital["p1"].pk)
     second = game(digital).violations[-1]
     assert second.consequence == "penalty"
     assert ClockLapse.objects.filter(partition=digital["p1"], turn=turn).count() == 2
@@ -113,7 +111,7 @@ def test_a_clock_that_runs_out_is_a_warning_then_a_penalty_and_the_move_is_charg
 def test_a_move_made_for_its_turn_stands_after_a_timeout_recorded_meanwhile(digital, frozen):
     table = live(digital)
     frozen.to(table.deadline)
-    pipeline.expire(digital["p1"].pk, table.turn)  # the timer got there first
+    pipeline.expire(digital["p1"].pk)  # the timer got there first
     play.move(play.Actor(AnonymousUser(), digital["tokens"][table.seat]), digital["p1"].pk, table.turn, **any_move(digital))
     assert live(digital).turn == table.turn + 1
 
@@ -171,14 +169,14 @@ def test_repeat_scope_decides_whether_the_partners_lapse_is_a_repeat(db, frozen,
     world["tokens"] = seated(world)
     table = live(world)
     frozen.to(table.deadline)
-    pipeline.expire(world["p1"].pk, table.turn)
+    pipeline.expire(world["p1"].pk)
     # Play until the partner of that seat is to move, then let his clock run out too.
     partner = engine.partner_of(table.seat)
     table = play_one(world, frozen)
     while table.seat != partner:
         table = play_one(world, frozen)
     frozen.to(table.deadline)
-    pipeline.expire(world["p1"].pk, table.turn)
+    pipeline.expire(world["p1"].pk)
     assert game(world).violations[-1].consequence == second
 
 
@@ -187,7 +185,7 @@ def test_pause_stops_every_clock_and_resume_gives_back_the_time_left(digital, fr
     frozen.advance(5)
     play.pause(digital["ref"], digital["p1"].pk, "call")
     frozen.advance(600)
-    assert pipeline.expire(digital["p1"].pk, table.turn) is False
+    assert pipeline.expire(digital["p1"].pk) is False
     pipeline.sweep()
     assert not ClockLapse.objects.filter(partition=digital["p1"]).exists()
     play.resume(digital["ref"], digital["p1"].pk)
@@ -243,14 +241,21 @@ def test_no_show_at_the_deadline_unless_postponed(db, frozen, timers_sent):
     assert (p2.status, p2.winner, p2.reason) == ("finished", "", "no_show")  # both pairs incomplete
 
 
-def test_after_an_outage_of_the_clock_service_the_clocks_are_extended_not_charged(digital, frozen):
+def test_after_an_outage_of_the_clock_service_the_clocks_are_extended_not_charged(
+        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
     pipeline.sweep()
     table = live(digital)
     frozen.advance(120)  # nothing swept for two minutes: the service was down
-    assert pipeline.expire(digital["p1"].pk, table.turn) is False  # a request or a task alone charges nothing
-    pipeline.sweep()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pipeline.expire(digital["p1"].pk) is False  # a request or a task alone charges nothing
+    assert timers_sent == []  # nor does the timer re-arm a deadline it could not record: the sweep's
+    with django_capture_on_commit_callbacks(execute=True):
+        pipeline.sweep()
     extended = live(digital)
     assert extended.deadline == table.deadline + datetime.timedelta(seconds=120)
+    # The timer of the old deadline is long overdue (lost with the service): the new one has its own.
+    assert timers_sent == [(digital["p1"].pk, extended.turn, extended.deadline)]
+    assert extended.timer_at == extended.deadline
     assert not ClockLapse.objects.exists()
     assert ClockHeartbeat.objects.get().swept_at == frozen.now
 
@@ -353,3 +358,116 @@ def test_a_sweep_stops_after_its_budget_and_the_next_round_goes_on(digital, froz
     assert sorted(ClockLapse.objects.values_list("partition", flat=True)) == sorted([first.pk, second.pk])
     assert LiveTable.objects.get(pk=second.pk).deadline > frozen.now  # armed again, not extended back
     assert ClockHeartbeat.objects.get().swept_at == frozen.now
+
+
+# -- one outstanding timer a table, not one a move (scoring.recording.pipeline, "the timers") -------------
+
+
+EVEN = {"time_single": 60, "time_several": 60, "time_fish": 60, "time_pass": 60}
+
+
+@pytest.fixture
+def even(db, frozen, timers_sent):
+    """A digital table seated whose every move has 60 s: each move's deadline is later than the last."""
+    world = live_tour("digital", EVEN)
+    world["tokens"] = seated(world)
+    return world
+
+
+def test_a_move_whose_deadline_comes_later_sends_no_timer_and_the_timer_due_sends_the_next_once(
+        even, frozen, timers_sent, django_capture_on_commit_callbacks):
+    pk, first = even["p1"].pk, live(even)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_one(even, frozen)
+        table = play_one(even, frozen)
+    assert timers_sent == [] and table.timer_at == first.deadline < table.deadline
+    # The timer of the first deadline finds the table moved on: it records nothing and sends the
+    # timer of the deadline running, once, however often it is delivered.
+    frozen.to(first.deadline + datetime.timedelta(seconds=pipeline.TIMER_SLACK_SECONDS))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pipeline.expire(pk) is False
+        assert pipeline.expire(pk) is False
+    assert timers_sent == [(pk, table.turn, table.deadline)]
+    assert live(even).timer_at == table.deadline
+    assert not ClockLapse.objects.exists()
+
+
+def test_a_deadline_earlier_than_the_outstanding_timer_sends_one(
+        db, frozen, timers_sent, django_capture_on_commit_callbacks):
+    world = live_tour("clock")
+    play.start_tour(world["chief"], world["tour"])
+    pk, ref = world["p1"].pk, world["ref"]
+    play.start_partition(ref, pk, 2)
+    first = live(world)
+    frozen.advance(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.tap(ref, pk, first.turn)  # 20 s again, 3 s later: covered by the outstanding timer
+        table = live(world)
+        play.set_allowance(ref, pk, table.turn, "single")  # 5 s: before it
+        single = live(world)
+        play.set_allowance(ref, pk, table.turn, "several")  # 20 s: after the one just sent
+    several = live(world)
+    assert table.deadline > first.deadline > single.deadline
+    assert timers_sent == [(pk, table.turn, single.deadline)]
+    assert several.timer_at == single.deadline < several.deadline
+
+
+def test_a_timer_delivered_twice_records_one_violation_and_sends_the_next_once(
+        even, frozen, timers_sent, django_capture_on_commit_callbacks):
+    pk, table = even["p1"].pk, live(even)
+    frozen.to(table.deadline)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pipeline.expire(pk) is True
+        assert pipeline.expire(pk) is False
+    after = live(even)
+    assert ClockLapse.objects.get(partition_id=pk).by == "task" and len(game(even).violations) == 1
+    assert after.deadline == table.deadline + datetime.timedelta(seconds=60)
+    assert timers_sent == [(pk, table.turn, after.deadline)] and after.timer_at == after.deadline
+
+
+def test_timers_lost_with_a_killed_worker_lose_no_deadline_the_sweep_records_and_the_next_deadline_rearms(
+        even, frozen, timers_sent, django_capture_on_commit_callbacks):
+    pk, first = even["p1"].pk, live(even)
+    # The table's timer never runs (the worker died, the message is lost): the sweep records the lapse.
+    frozen.to(first.deadline + datetime.timedelta(seconds=0.5))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pipeline.sweep() == 1
+    table = live(even)
+    assert table.lapses == 1 and timers_sent == []  # the timer due just now may be on its way still
+    with django_capture_on_commit_callbacks(execute=True):
+        while frozen.now < table.deadline:  # the beat sweeps every second; a silence of minutes is an outage
+            frozen.advance(10)
+            pipeline.sweep()
+    table = live(even)
+    assert list(ClockLapse.objects.values_list("lapse", "by")) == [(1, "sweep"), (2, "sweep")]
+    # Now it is overdue by more than TIMER_LOST_SECONDS: the next deadline sends a timer of its own.
+    assert timers_sent == [(pk, table.turn, table.deadline)] and table.timer_at == table.deadline
+
+
+def test_a_move_after_the_timer_is_lost_sends_its_own(even, frozen, timers_sent, django_capture_on_commit_callbacks):
+    pk, first = even["p1"].pk, live(even)
+    table = play_one(even, frozen, after=10)
+    assert table.timer_at == first.deadline < table.deadline
+    frozen.to(first.deadline + datetime.timedelta(seconds=pipeline.TIMER_LOST_SECONDS + 0.5))
+    assert frozen.now < table.deadline  # nothing ran out: the sweep has nothing to record
+    with django_capture_on_commit_callbacks(execute=True):
+        table = play_one(even, frozen, after=0)
+    assert timers_sent == [(pk, table.turn, table.deadline)] and table.timer_at == table.deadline
+
+
+def test_a_pause_clears_the_timer_a_timer_meanwhile_does_nothing_and_the_resume_rearms(
+        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
+    pk, first = digital["p1"].pk, live(digital)
+    frozen.advance(5)
+    play.pause(digital["ref"], pk, "call")
+    paused = live(digital)
+    assert paused.deadline is None and paused.timer_at is None
+    frozen.to(first.deadline)  # the timer sent before the pause runs
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pipeline.expire(pk) is False
+    assert timers_sent == [] and live(digital).timer_at is None
+    frozen.advance(30)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.resume(digital["ref"], pk)
+    resumed = live(digital)
+    assert timers_sent == [(pk, resumed.turn, resumed.deadline)] and resumed.timer_at == resumed.deadline

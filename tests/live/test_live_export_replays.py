@@ -82,11 +82,11 @@ def lapse_now_and_then(pid: int, step: int, frozen) -> None:
         return
     frozen.to(row.deadline)
     if step % 2:
-        assert pipeline.expire(pid, row.turn)
+        assert pipeline.expire(pid)
         again = live(pid)  # the same turn, or after a forfeit the next game's first
         if step % 4 == 3 and again.deadline is not None:
             frozen.to(again.deadline)
-            assert pipeline.expire(pid, again.turn)
+            assert pipeline.expire(pid)
     frozen.advance(1.7)
 
 

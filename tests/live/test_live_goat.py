@@ -113,8 +113,8 @@ def test_a_lapse_is_recorded_once_then_a_penalty(goat, frozen):
     table = state(pid)
     seat, allowance = table["live"]["seat"], table["live"]["allowance"]
     frozen.advance(allowance + 2)
-    assert pipeline.expire(pid, table["live"]["turn"])
-    assert not pipeline.expire(pid, table["live"]["turn"])  # the same lapse: nothing more
+    assert pipeline.expire(pid)
+    assert not pipeline.expire(pid)  # the same lapse: nothing more
     assert not pipeline.expire(pid)
     assert ClockLapse.objects.filter(partition_id=pid).count() == 1
     assert state(pid)["scores"] == [0, 0, 0]  # the first lapse is a warning

@@ -306,5 +306,6 @@ def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, time
     assert live(pid).seat is None and state(pid)["scores"] == [0, 0] and state(pid)["game_number"] == 2
     frozen.advance(60)
     assert not pipeline.expire(pid)  # no clock runs
+    assert live(pid).timer_at is None
     play.goat_lead(ref, pid, 2)
     assert live(pid).seat == 2

@@ -63,6 +63,7 @@ def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen, timers
     game = engine_partition(Partition.objects.get(pk=pk))
     assert len(game.deals) >= 12 and moves > 200
     assert ClockLapse.objects.filter(partition_id=pk).exists()
+    assert LiveTable.objects.get(pk=pk).timer_at is None  # no clock runs once it is over: no timer
     size = stored_bytes(pk)
     print(f"\n{len(game.deals)} deals, {moves} moves, {PartitionChange.objects.filter(partition_id=pk).count()} "
           f"changes: {size / 1024:.0f} KiB")
