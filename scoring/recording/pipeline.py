@@ -127,9 +127,11 @@ def not_a_no_show() -> ValidationError:
     return ValidationError(_("This partition was not decided by a no-show."))
 
 
-class TableGame:
-    """How a table of one game is read, stored and played live. A table of sittings (Goat, Sea
-    Goat, points) by default; :class:`SportsTable` and :class:`GoatTable` add what they play."""
+class TableEntry:
+    """How a table of one family of games (:data:`GAMES`) is read, stored and played live: the
+    pipeline's part of what differs by game (the engine's own is
+    :class:`~scoring.engine.game.TableGame`). A table of sittings (points) by default;
+    :class:`SportsTable` and :class:`GoatTable` add what they play."""
 
     #: The partition starts with the lead draw (RULES 3); otherwise the hands lead (RULES 9.1).
     lead_draw = False
@@ -198,7 +200,7 @@ class TableGame:
         raise self.refuse_live()
 
 
-class SportsTable(TableGame):
+class SportsTable(TableEntry):
     """A sports partition (RULES 1-8): four seats in two pairs."""
 
     lead_draw = True
@@ -272,7 +274,7 @@ class SportsTable(TableGame):
         return {"violation": violation.id, "consequence": violation.consequence}
 
 
-class GoatTable(TableGame):
+class GoatTable(TableEntry):
     """A sitting of Goat or Sea Goat games (RULES 9.1, 9.2): 2 to 4 seats, a bazaar."""
 
     bazaar = True
@@ -335,9 +337,9 @@ class GoatTable(TableGame):
         return {**found, "consequence": "forfeit" if violation is None else violation.consequence}
 
 
-SPORTS, GOAT, POINTS = SportsTable(), GoatTable(), TableGame()
+SPORTS, GOAT, POINTS = SportsTable(), GoatTable(), TableEntry()
 #: The entry of each family of games (:mod:`scoring.engine.kinds`).
-GAMES: engine.Parts[TableGame] = engine.Parts({engine.Family.PARTITION: SPORTS, engine.Family.TILES: GOAT,
+GAMES: engine.Parts[TableEntry] = engine.Parts({engine.Family.PARTITION: SPORTS, engine.Family.TILES: GOAT,
                                                engine.Family.POINTS: POINTS})
 
 
