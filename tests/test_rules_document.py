@@ -134,3 +134,10 @@ def test_a_section_missing_from_the_document_is_reported_with_its_place() -> Non
     sections = rules_sections(RULES_DOCUMENT.read_text(encoding="utf-8"))
     texts = {"scoring/engine/example.py": '"""Tiles.\n\nThe stand (RULES 2.3.1), the deal (RULES 9.1)."""\n'}
     assert missing_cites(texts, sections) == ["scoring/engine/example.py:3: RULES 2.3.1"]
+
+
+def test_every_module_the_document_names_exists() -> None:
+    """Its "Implemented in" lines follow the code when it moves."""
+    named = re.findall(r"`((?:scoring|tournaments|config)/[\w/]+(?:\.py|/))`", RULES_DOCUMENT.read_text(encoding="utf-8"))
+    assert len(named) > 20
+    assert [path for path in named if not (ROOT / path).exists()] == []
