@@ -8,7 +8,7 @@ It uses its own PostgreSQL database (``domino_bench_live``, dropped, created and
 Redis database (``redis://127.0.0.1:6379/7``, emptied first). It builds a tournament in-process
 (bulk: four players a table, their PIN hashed by MD5, ``bench/livesettings.py``), one tour drawn,
 published and started with every table digital, then starts what ``config/run.sh`` starts:
-``gunicorn config.asgi`` with 2 uvicorn workers, the clocks' ``celery worker`` (2 processes, the
+``gunicorn config.asgi`` with 2 of the project's uvicorn workers (``config.server.Worker``), the clocks' ``celery worker`` (2 processes, the
 timers' and the sweep's queues) and ``celery beat``, on queues of the bench's own.
 
 Each table is one coroutine holding its four players' phones: each player takes his seat
@@ -223,7 +223,7 @@ class Services:
         self.start_worker()
         self.beat = self._start("beat", [*celery, "beat", "--loglevel=warning"])
         self.web = self._start("web", [sys.executable, "-m", "gunicorn", "config.asgi:application",
-                                       "--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "2",
+                                       "--worker-class", "config.server.Worker", "--workers", "2",
                                        "--graceful-timeout", "5", "--bind", f"127.0.0.1:{self.port}",
                                        "--backlog", "4096", "--log-level", "warning"])
         wait_until_up(self.port, self.web, self.dir / "web.log")

@@ -147,7 +147,7 @@ def through_server(args, plan, tokens, next_move) -> None:
            "VAR_DIR": str(folder), "SECRET_KEY": "bench-profile-" + "x" * 50}
     with (folder / "web.log").open("ab") as out:
         server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.asgi:application", "--worker-class",
-                                   "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}",
+                                   "config.server.Worker", "--workers", "1", "--bind", f"127.0.0.1:{port}",
                                    "--log-level", "warning"], cwd=live.ROOT, env=env, stdout=out,
                                   stderr=subprocess.STDOUT, start_new_session=True)
     try:

@@ -3,7 +3,7 @@ client times ordinary requests.
 
 Run by hand against a server started as in production (README, Production; e.g.
 ``LIVE_STREAMS_PER_ADDRESS=100000 gunicorn config.asgi:application --worker-class
-uvicorn_worker.UvicornWorker --workers 2``) with a tournament that has events (``make run``'s
+config.server.Worker --workers 2``) with a tournament that has events (``make run``'s
 demo has):
 
     .venv/bin/python bench/stream_flood.py --url http://127.0.0.1:8000 --slug demo \\

@@ -1,4 +1,5 @@
-"""The web server's worker: uvicorn's under gunicorn, with a deadline for a request's headers.
+"""The web server's worker: uvicorn's under gunicorn, with a deadline for a request's headers and
+a keep-alive long enough for a phone's next move.
 
 uvicorn times only the wait between two requests of a connection (``timeout_keep_alive``): a
 connection that sends nothing, or sends its request line and headers a byte at a time, is held
@@ -56,7 +57,17 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
             self.transport.close()
 
 
-class Worker(UvicornWorker):
-    """``gunicorn --worker-class config.server.Worker`` (config/run.sh, README's Production)."""
+#: How long an idle connection is kept for its next request. A phone at a live table sends a move
+#: every few seconds over one connection; with gunicorn's default (2 s) the server closed it
+#: between two moves, and a move sent as it closed failed on the phone (a POST is not retried):
+#: 12 of 250 tables in bench/live.py. Longer than a player thinks, and than a proxy's keep-alive
+#: towards it (nginx: 75 s), so the proxy, not the server, closes an idle connection first.
+KEEP_ALIVE_SECONDS = 90
 
-    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "http": TimedHttpToolsProtocol}
+
+class Worker(UvicornWorker):
+    """``gunicorn --worker-class config.server.Worker`` (config/run.sh, README's Production); it
+    keeps idle connections :data:`KEEP_ALIVE_SECONDS` whatever gunicorn's ``--keep-alive``."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "http": TimedHttpToolsProtocol,
+                     "timeout_keep_alive": KEEP_ALIVE_SECONDS}

@@ -283,3 +283,22 @@ def test_a_csv_header_of_fifty_thousand_unknown_columns_gets_a_short_answer(orga
     assert response.json()["errors"]["lines"] == [
         {"line": 1, "message": f"unknown columns: {'x' * 39}…, c0, c1, c2, c3 and 49996 more"}]
     assert len(response.content) < 1000
+
+
+def test_an_idle_connection_is_kept_for_a_phones_next_move(server):
+    """A phone thinks a few seconds between two moves on one connection: the server keeps it
+    (config.server.KEEP_ALIVE_SECONDS), where gunicorn's default closed it after 2 s and a move
+    sent as it closed failed. Idle past a request's read deadline (1 s here) is not slow: it
+    sends nothing."""
+    with socket.create_connection(("127.0.0.1", server), timeout=WAIT) as s:
+        answers = []
+        for pause in (0, 3.5):
+            time.sleep(pause)
+            s.sendall(b"GET /api/ HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = s.recv(65536)
+                assert chunk, "the server closed the idle connection"
+                head += chunk
+            answers.append(head.split(b"\r\n", 1)[0])
+    assert answers[0].startswith(b"HTTP/1.1 ") and answers[1] == answers[0]  # the same answer, twice
