@@ -96,37 +96,42 @@ def main() -> None:
     cpu = wall = 0.0
     postgres = 0.0
     made = statements = 0
-    partitions = [entry["partition"] for entry in plan]
-    while made < args.moves:
-        for pk in partitions:
-            seat, body = next_move(pk)
-            if seat is None:
-                continue
-            pg_before, cpu_before, wall_before = server_cpu("postgres"), time.process_time(), time.perf_counter()
-            with CaptureQueriesContext(connection) as queries:
-                if not args.no_profile:
-                    profile.enable()
-                answer = client.post(f"/api/partitions/{pk}/live/move/", body, content_type="application/json",
-                                     headers={"X-Seat-Token": tokens[pk, seat]})
-                profile.disable()
-            cpu += time.process_time() - cpu_before
-            wall += time.perf_counter() - wall_before
-            postgres += server_cpu("postgres") - pg_before
-            assert answer.status_code == 200, answer.content
-            statements += len(queries)
-            made += 1
-            if made >= args.moves:
-                break
+    for pk, seat, body in moves(plan, args.moves, next_move):
+        pg_before, cpu_before, wall_before = server_cpu("postgres"), time.process_time(), time.perf_counter()
+        with CaptureQueriesContext(connection) as queries:
+            if not args.no_profile:
+                profile.enable()
+            answer = client.post(f"/api/partitions/{pk}/live/move/", body, content_type="application/json",
+                                 headers={"X-Seat-Token": tokens[pk, seat]})
+            profile.disable()
+        cpu += time.process_time() - cpu_before
+        wall += time.perf_counter() - wall_before
+        postgres += server_cpu("postgres") - pg_before
+        assert answer.status_code == 200, answer.content
+        statements += len(queries)
+        made += 1
     if args.sql:
         for query in queries.captured_queries:
             print(query["sql"][:300])
-    print(f"{made} moves over {len(partitions)} tables: this process {cpu / made * 1000:.1f} ms CPU a move, "
+    print(f"{made} moves over {len(plan)} tables: this process {cpu / made * 1000:.1f} ms CPU a move, "
           f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms, "
           f"{statements / made:.1f} statements a move")
     for order in () if args.no_profile else ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profile, stream=out).strip_dirs().sort_stats(order).print_stats(args.top)
         print(out.getvalue())
+
+
+def moves(plan, count, next_move):
+    """``count`` moves, table after table: (partition, the seat to move, the move's body); a table
+    that awaits no move is passed over."""
+    made = 0
+    while made < count:
+        for entry in plan:
+            seat, body = next_move(entry["partition"])
+            if seat is not None and made < count:
+                made += 1
+                yield entry["partition"], seat, body
 
 
 def through_server(args, plan, tokens, next_move) -> None:
@@ -155,24 +160,17 @@ def through_server(args, plan, tokens, next_move) -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         workers = worker_pids(server)
         made, web, postgres, wall = 0, 0.0, 0.0, 0.0
-        partitions = [entry["partition"] for entry in plan]
-        while made < args.moves:
-            for pk in partitions:
-                seat, body = next_move(pk)
-                if seat is None:
-                    continue
-                before = (cpu_seconds(workers), server_cpu("postgres"), time.perf_counter())
-                connection.request("POST", f"/api/partitions/{pk}/live/move/", json.dumps(body),
-                                   {"Content-Type": "application/json", "X-Seat-Token": tokens[pk, seat]})
-                answer = connection.getresponse()
-                content = answer.read()
-                wall += time.perf_counter() - before[2]
-                web += cpu_seconds(workers) - before[0]
-                postgres += server_cpu("postgres") - before[1]
-                assert answer.status == 200, content
-                made += 1
-                if made >= args.moves:
-                    break
+        for pk, seat, body in moves(plan, args.moves, next_move):
+            before = (cpu_seconds(workers), server_cpu("postgres"), time.perf_counter())
+            connection.request("POST", f"/api/partitions/{pk}/live/move/", json.dumps(body),
+                               {"Content-Type": "application/json", "X-Seat-Token": tokens[pk, seat]})
+            answer = connection.getresponse()
+            content = answer.read()
+            wall += time.perf_counter() - before[2]
+            web += cpu_seconds(workers) - before[0]
+            postgres += server_cpu("postgres") - before[1]
+            assert answer.status == 200, content
+            made += 1
         print(f"{made} moves through the server: its worker {web / made * 1000:.1f} ms CPU a move, "
               f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms")
     finally:
