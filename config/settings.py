@@ -278,6 +278,12 @@ else:
 # One result backend a process, not one a thread: a request's sync code runs in a thread of its
 # own under ASGI, and each made its backend (and its Redis connections) anew: 4 % of a live move.
 CELERY_RESULT_BACKEND_THREAD_SAFE = True
+# Celery's Django fixup closes a prefork worker's database connections before and after every
+# task, and with the connection pool it closes the whole pool: each timer then opened a new
+# PostgreSQL connection (a backend started, authenticated and configured): 88 a second at 250
+# live tables. With this it closes them every this many tasks, and a task reuses its process's
+# connection meanwhile (Celery's documented knob for it).
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 200)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
 # The clocks' tasks have queues of their own, taken by a worker of their own (config/run.sh): a
 # batch of PDFs never delays a timeout, and the beat's sweep never waits behind a crowd of move
