@@ -73,9 +73,10 @@ def _submit(request, form, write: Callable[[], Partition], *, done: Callable[[Pa
 
 def _partition(request, slug: str, number: int, table: int, serves: str = "recorded") -> Partition:
     """The partition at a table, for whoever may record it (a 403 for anyone else), on a page
-    that ``serves`` its family of games (:data:`SERVES`; a 404 for another): ``recorded`` (every
-    family but a points game's, whose table has only its sheet and its export: no import,
-    history or corrections yet), ``every``, ``partition`` or ``tiles`` only."""
+    that ``serves`` its family of games (a 404 for another): ``recorded``, a family whose
+    :data:`PAGES` have a record's pages (a points game's table has only its sheet and its
+    export: no import, history or corrections yet); or one of :data:`SERVES`: ``every``,
+    ``partition`` or ``tiles`` only."""
     partition = get_object_or_404(
         Partition.objects.select_related(
             "table__tour__tournament", "table__referee", "table__pair_a__first", "table__pair_a__second",
@@ -86,7 +87,8 @@ def _partition(request, slug: str, number: int, table: int, serves: str = "recor
         raise PermissionDenied(_("Only the referee of this table, a chief referee or an organiser may open its "
                                  "score sheet."))
     tournament = partition.table.tour.tournament
-    if not SERVES[serves].of(tournament.kind):
+    kind = tournament.kind
+    if not (PAGES.of(kind).history is not None if serves == "recorded" else SERVES[serves].of(kind)):
         raise Http404(_("This page is not made for this table's game."))
     return partition
 
@@ -532,10 +534,10 @@ def sheet_import(request, slug: str, number: int, table: int):
     over a recorded one by a chief referee, with a reason. A Goat table takes its own protocol
     file or one game (:func:`scoring.recording.commands.import_sitting`)."""
     partition = _partition(request, slug, number, table)
-    pages = PAGES.of(partition.table.tour.tournament.kind)
+    history = _history(partition)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        service = pages.import_protocol
+        service = history.import_protocol
         written = _submit(request, form, lambda: service(
             request.user, partition.pk, form.cleaned_data["document"], reason=form.cleaned_data["reason"],
             version=form.cleaned_data["version"], idempotency_key=form.cleaned_data["key"], address=_address(request)),
@@ -545,7 +547,7 @@ def sheet_import(request, slug: str, number: int, table: int):
         partition.refresh_from_db()
     return render(request, "scoring/import.html", {
         "partition": partition, "table": partition.table, "tour": partition.table.tour,
-        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version, "goat": pages.tiles,
+        "tournament": partition.table.tour.tournament, "form": form, "version": partition.version, "goat": history.tiles,
         "can_referee_all": permissions.can_referee_all(request.user, partition.table.tour.tournament),
     })
 
@@ -584,7 +586,7 @@ def sheet_history(request, slug: str, number: int, table: int):
     At a Goat table the deals and the status (no pair totals); a version a live table kept no
     state for is listed without its protocol."""
     partition = _partition(request, slug, number, table)
-    tiles = PAGES.of(partition.table.tour.tournament.kind).tiles
+    tiles = _history(partition).tiles
     changes = list(partition.changes.select_related("user").order_by("-version"))
     rows = [{"change": c, "action_label": labels.ACTIONS.get(c.action, c.action),
              "before": _summary(c.before, tiles), "after": _summary(c.after, tiles),
@@ -610,13 +612,13 @@ def _summary(summary: dict[str, Any], goat: bool = False) -> dict[str, Any]:
 def sheet_version(request, slug: str, number: int, table: int, version: int):
     """The protocol of one version of the partition, read only (a Goat table: its sitting)."""
     partition = _partition(request, slug, number, table)
-    pages = PAGES.of(partition.table.tour.tournament.kind)
+    history = _history(partition)
     try:
-        context = pages.version(partition, version)
+        context = history.version(partition, version)
     except ValidationError:
         raise Http404(_("There is no such version.")) from None
     change = partition.changes.select_related("user").filter(version=version).first()
-    return render(request, pages.version_template, {
+    return render(request, history.version_template, {
         **context, "shown_version": version, "change": change,
         "change_action": labels.ACTIONS.get(change.action, change.action) if change else "",
     })
@@ -685,38 +687,50 @@ def sheet_goat_correct(request, slug: str, number: int, table: int, game: int, d
 
 
 @dataclass(frozen=True)
-class SheetPages:
-    """The score sheet's pages of a family of games: the sheet, the import's service, an earlier
-    version's context and template, and whether its table is a sitting of tile games (its
-    history's labels and the import page's words)."""
+class SheetHistory:
+    """The pages of a table's record beyond its sheet: the import's service, an earlier version's
+    context and template, and whether the table is a sitting of tile games (the history's labels
+    and the import page's words)."""
 
-    sheet: Callable[[HttpRequest, Partition], HttpResponse]
     import_protocol: Callable[..., Partition]
     version: Callable[[Partition, int], dict[str, Any]]
     version_template: str
     tiles: bool
 
 
-#: The pages of each family (a points game's table has only its sheet and its export:
-#: :data:`SERVES`).
+@dataclass(frozen=True)
+class SheetPages:
+    """The score sheet's pages of a family of games: its sheet, and its record's other pages (a
+    points game's table has none yet: only its sheet and its export)."""
+
+    sheet: Callable[[HttpRequest, Partition], HttpResponse]
+    history: SheetHistory | None
+
+
+#: The pages of each family.
 PAGES: engine.Parts[SheetPages] = engine.Parts({
-    engine.Family.PARTITION: SheetPages(
-        sports_sheet, commands.import_protocol,
+    engine.Family.PARTITION: SheetPages(sports_sheet, SheetHistory(
+        commands.import_protocol,
         lambda partition, version: protocol_context(partition, queries.partition_at(partition, version)[0], version),
-        "scoring/version.html", False),
-    engine.Family.TILES: SheetPages(
-        goat_sheet, commands.import_sitting,
+        "scoring/version.html", False)),
+    engine.Family.TILES: SheetPages(goat_sheet, SheetHistory(
+        commands.import_sitting,
         lambda partition, version: goat_context(partition, storage.engine_sitting(partition, version)),
-        "scoring/goat_version.html", True),
-    engine.Family.POINTS: SheetPages(points_sheet, commands.import_sitting, lambda partition, version: {},
-                                     "scoring/version.html", False),
+        "scoring/goat_version.html", True)),
+    engine.Family.POINTS: SheetPages(points_sheet, None),
 })
 
 _ALL = {family: True for family in engine.Family}
-#: The families a page of a table serves (:func:`_partition`).
+#: The families a page of a table serves beyond those with a record's pages (:func:`_partition`).
 SERVES: dict[str, engine.Parts[bool]] = {
     "every": engine.Parts(_ALL),
-    "recorded": engine.Parts({**_ALL, engine.Family.POINTS: False}),
     "partition": engine.Parts({**_ALL, engine.Family.TILES: False, engine.Family.POINTS: False}),
     "tiles": engine.Parts({**_ALL, engine.Family.PARTITION: False, engine.Family.POINTS: False}),
 }
+
+
+def _history(partition: Partition) -> SheetHistory:
+    """The record's pages of a table whose family has them (:func:`_partition` checked it)."""
+    history = PAGES.of(partition.table.tour.tournament.kind).history
+    assert history is not None
+    return history
