@@ -667,23 +667,20 @@ def _caught_up(step: Step, by: str) -> tuple[Step, bool]:
     that fails, the table has a fault: it is logged, the rows are read again as they were, marked
     for the chief referee (``LiveTable.fault``) and the step goes on without the catch-up. A
     catch-up that works clears the mark."""
-    live = step.live
-    if not _due(step):
-        # Nothing has run out (a move in time, most of them): no savepoint, two round trips fewer.
-        if live.fault:
-            live.fault, live.fault_at = "", None
-        return step, False
-    try:
-        with transaction.atomic():
-            due = _catch_up(step, by)
-    except Exception as error:  # any fault of this table: it must not block its page or the sweep
-        logger.exception("The clocks of partition %s could not be recorded", step.partition.pk)
-        found = _locked(step.partition.pk)
-        assert found is not None and found[1] is not None
-        fresh = Step(found[0], found[1], step.actor, step.now)
-        fresh.live.fault = f"{type(error).__name__}: {error}"[:500]
-        fresh.live.fault_at = step.now
-        return fresh, False
+    live, due = step.live, False
+    # Nothing run out (a move in time, most of them): no savepoint, two round trips fewer.
+    if _due(step):
+        try:
+            with transaction.atomic():
+                due = _catch_up(step, by)
+        except Exception as error:  # any fault of this table: it must not block its page or the sweep
+            logger.exception("The clocks of partition %s could not be recorded", step.partition.pk)
+            found = _locked(step.partition.pk)
+            assert found is not None and found[1] is not None
+            fresh = Step(found[0], found[1], step.actor, step.now)
+            fresh.live.fault = f"{type(error).__name__}: {error}"[:500]
+            fresh.live.fault_at = step.now
+            return fresh, False
     if live.fault:
         live.fault, live.fault_at = "", None
     return step, due

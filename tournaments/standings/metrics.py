@@ -177,18 +177,15 @@ SEA_GOAT_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsWon(
 POINTS_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScored())}
 POINTS_LOWEST_METRICS: dict[str, Metric] = {m.key: m for m in (GamesWon(), PointsScoredLowFirst())}
 #: Every metric by its key, each game's taken by the keys its standings may use (the engine's
-#: STANDINGS_BY_GAME); the lower-first points scored under its own key here.
-_EVERY: dict[str, Metric] = {**METRICS, **GOAT_METRICS, **SEA_GOAT_METRICS, **POINTS_METRICS,
-                             "points_scored_low_first": PointsScoredLowFirst()}
+#: STANDINGS_BY_GAME).
+_EVERY: dict[str, Metric] = {**METRICS, **GOAT_METRICS, **SEA_GOAT_METRICS, **POINTS_METRICS}
 
 
 def metrics_of(rules: Regulations) -> dict[str, Metric]:
     """The metrics of the standings of a game (the regulations' ``game``; points: the order of
     ``points_win``)."""
-    metrics = {key: _EVERY[key] for key in STANDINGS_BY_GAME[rules.game]}
-    if rules.points_win == PointsWin.LOWEST and "points_scored" in metrics:
-        metrics["points_scored"] = _EVERY["points_scored_low_first"]
-    return metrics
+    every = {**_EVERY, **POINTS_LOWEST_METRICS} if rules.points_win == PointsWin.LOWEST else _EVERY
+    return {key: every[key] for key in STANDINGS_BY_GAME[rules.game]}
 
 
 def rank(rows: dict[int, Row], precedence: Iterable[str], order: dict[int, int] | None = None,
