@@ -91,6 +91,14 @@ def seats_held(partition_id: int, token: str) -> list[int]:
                 .values_list("seat", flat=True))
 
 
+def held(actor: Actor, partition_id: int) -> list[int]:
+    """The seats the actor's device holds at the partition: :func:`seats_held`, read once an actor
+    (a request), by the move's check inside its transaction, then by its answer."""
+    if partition_id not in actor.held:
+        actor.held[partition_id] = seats_held(partition_id, actor.token)
+    return actor.held[partition_id]
+
+
 def start_tour(user: AnyUser, tour: Tour) -> Tour:
     """The chief referee starts a published tour: its live tables open, and the no-show deadline
     of each (RULES 5: ``no_show_minutes`` from now) begins to run. The planned start only
@@ -395,7 +403,7 @@ def _to_move(actor: Actor) -> Check:
         _playing(step)
         if can_referee(actor.user, step.partition.table):
             return
-        if step.live.mode == LiveTable.Mode.DIGITAL and step.live.seat in seats_held(step.partition.pk, actor.token):
+        if step.live.mode == LiveTable.Mode.DIGITAL and step.live.seat in held(actor, step.partition.pk):
             return
         raise PermissionDenied(_("It is not your move: only the player to move, from the device holding his seat, "
                                  "or the referee may play it."))

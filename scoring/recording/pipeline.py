@@ -46,7 +46,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from celery import current_app
@@ -64,9 +64,10 @@ from scoring.engine.deal import new_seed
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, result_summary
 from scoring.push import events
 from scoring.recording import clock
-from scoring.recording.state import table_state, with_table
+from scoring.recording.state import table_state, with_players
 from tournaments.models import Tour
 from tournaments.permissions import AnyUser
+from tournaments.prepared import Prepared
 from tournaments.web import jsonreader
 
 from scoring.recording.hands import sees_deal
@@ -107,6 +108,9 @@ class Actor:
     user: AnyUser  # AnonymousUser: a phone, the timer task, the sweep (nobody signed in)
     token: str = ""
     address: str | None = None
+    #: The seats ``token`` holds, by partition, read once (:func:`scoring.live.play.held`): a
+    #: request's check of its move and its answer ask the same, under the move's lock.
+    held: dict[int, list[int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 # -- what differs by game ---------------------------------------------------------------------------
@@ -431,7 +435,7 @@ class Step:
         if not self.done:
             return
         if self.is_live:
-            state = table_state(self.partition, game=self.played())
+            state = table_state(self.partition, game=self.played(), now=self.now)
         else:
             state = result_summary(self.partition)
         events.announce(self.partition, self.done[-1], state, actions=self.done)
@@ -443,15 +447,24 @@ Check = Callable[[Step], None]
 # -- the pipeline ------------------------------------------------------------------------------------
 
 
+def _lock(skip_locked: bool) -> Prepared[LiveTable]:
+    return Prepared(lambda pk: LiveTable.objects.select_for_update(of=("self", "partition"), skip_locked=skip_locked)
+                    .select_related("partition__table__tour__tournament").filter(pk=pk))
+
+
+#: A live table's rows, locked (compiled once: the compilation of the joins cost more than PostgreSQL's work).
+_LOCK, _LOCK_OR_SKIP = _lock(False), _lock(True)
+
+
 def _locked(partition_id: int, *, skip_locked: bool = False) -> tuple[Partition, LiveTable | None] | None:
     """The partition's row locked, with its live row (locked too) if the table is played live:
-    a live table in one query (an inner join), then, unlocked, the table with its tour and its
-    players. None: ``skip_locked`` and the live row is held by another transaction."""
-    live = (LiveTable.objects.select_for_update(of=("self", "partition"), skip_locked=skip_locked)
-            .select_related("partition").filter(pk=partition_id).first())
+    a live table in one query (inner joins, the table, its tour and tournament read unlocked),
+    then its players. None: ``skip_locked`` and the live row is held by another transaction."""
+    live = (_LOCK_OR_SKIP if skip_locked else _LOCK).first(partition_id)
     if live is not None:
         live.partition.live = live
-        return with_table(live.partition), live
+        with_players(live.partition.table)
+        return live.partition, live
     if skip_locked:
         return None
     partition = (Partition.objects.select_for_update(of=("self",))
@@ -520,6 +533,7 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
         step.announce()
     if step.read:
         step.kind.keep(step)
+    step.partition.stepped_at = step.now
     return step.partition
 
 

@@ -5,6 +5,7 @@ hands he entered (and, at a Goat table, the tiles left in the bazaar, which he m
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -20,14 +21,18 @@ def with_table(partition: Partition) -> Partition:
     """Load the partition's table with its tour, tournament and players, in two short queries:
     PostgreSQL took longer to plan one join of them all with the partition (12 ms) than to run
     three queries."""
-    table = Table.objects.select_related("tour__tournament").get(pk=partition.table_id)
+    partition.table = with_players(Table.objects.select_related("tour__tournament").get(pk=partition.table_id))
+    return partition
+
+
+def with_players(table: Table) -> Table:
+    """The table with its seats' players, read in one query."""
     held = {f"seat{n}": getattr(table, f"seat{n}_id") for n in engine.SEATS}
     players = Player.objects.in_bulk([pk for pk in held.values() if pk is not None])
     for seat, pk in held.items():
         if pk is not None:
             setattr(table, seat, players[pk])
-    partition.table = table
-    return partition
+    return table
 
 
 def _when(value: Any) -> str | None:
@@ -49,23 +54,27 @@ def _finished_deal(record: engine.DealRecord) -> dict[str, Any]:
 
 
 def table_state(partition: Partition, *, seats: Collection[int] = (), referee: bool = False,
-                game: engine.Partition | engine.GoatSitting | None = None) -> dict[str, Any]:
+                game: engine.Partition | engine.GoatSitting | None = None,
+                now: datetime.datetime | None = None) -> dict[str, Any]:
     """The table as ``seats`` (those the viewer's device holds) or the referee sees it; with
-    neither, as the public does. ``partition`` comes with its ``live`` row and table loaded."""
+    neither, as the public does. ``partition`` comes with its ``live`` row and table loaded.
+    Its ``now``: ``now``, or the instant of the change that left the row as it is
+    (``Partition.stepped_at``), or the clock's."""
     live: LiveTable | None = getattr(partition, "live", None)
     entered = referee and live is not None and live.mode == LiveTable.Mode.REFEREED  # he sees what he entered
-    return STATES.of(partition.table.tour.tournament.kind)(partition, live, game, seats, entered)
+    instant = now or partition.stepped_at or clock.now()
+    return STATES.of(partition.table.tour.tournament.kind)(partition, live, game, seats, entered, instant)
 
 
 def _tiles_state(partition: Partition, live: LiveTable | None, game: Any, seats: Collection[int],
-                 entered: bool) -> dict[str, Any]:
+                 entered: bool, now: datetime.datetime) -> dict[str, Any]:
     sitting = game if game is not None else engine_sitting(partition)
     return _goat_state(partition, live, sitting, range(1, sitting.regulations.players + 1) if entered else seats,
-                       bazaar=entered)
+                       now, bazaar=entered)
 
 
 def _partition_state(partition: Partition, live: LiveTable | None, game: Any, seats: Collection[int],
-                     entered: bool) -> dict[str, Any]:
+                     entered: bool, now: datetime.datetime) -> dict[str, Any]:
     game = game if game is not None else engine_partition(partition)
     table = partition.table
     status = game.status()
@@ -80,7 +89,7 @@ def _partition_state(partition: Partition, live: LiveTable | None, game: Any, se
                         "annulled": v.annulled, "after_deal": v.after_deal} for v in game.violations],
         "penalties": [{"seat": p.seat, "code": p.code, "pair": p.pair, "after_deal": p.after_deal}
                       for p in game.penalties],
-        "now": clock.now().isoformat(),
+        "now": now.isoformat(),
     }
     if live is not None:
         state["live"] = _live(live)
@@ -120,7 +129,7 @@ def _goat_move(move: engine.GoatMove) -> dict[str, Any]:
 
 
 def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.GoatSitting,
-                seats: Collection[int], *, bazaar: bool = False) -> dict[str, Any]:
+                seats: Collection[int], now: datetime.datetime, *, bazaar: bool = False) -> dict[str, Any]:
     """A Goat or Sea Goat table (RULES 9.1, 9.2): each player for himself (or his pair's unit);
     the bazaar is a count, its tiles only with ``bazaar`` (the referee who entered the hands); a
     player sees his own hand and, on his move, what he may play or that he must draw."""
@@ -138,7 +147,7 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
                    "values": list(record.values), "charges": list(record.charges), "scores": list(record.scores)}
                   for record in game.deals],
         "totals": {"game_points": list(totals.game_points), "goats": list(totals.goats)},
-        "now": clock.now().isoformat(),
+        "now": now.isoformat(),
     }
     if live is not None:
         state["live"] = _live(live)
@@ -162,7 +171,8 @@ def _goat_state(partition: Partition, live: LiveTable | None, sitting: engine.Go
 
 #: The state of a table of each family (a points game's table is never live: reading it as a
 #: partition refuses it with its family's message).
-STATES: engine.Parts[Callable[[Partition, LiveTable | None, Any, Collection[int], bool], dict[str, Any]]] = (
+STATES: engine.Parts[Callable[[Partition, LiveTable | None, Any, Collection[int], bool, datetime.datetime],
+                              dict[str, Any]]] = (
     engine.Parts({engine.Family.PARTITION: _partition_state, engine.Family.TILES: _tiles_state,
                   engine.Family.POINTS: _partition_state}))
 

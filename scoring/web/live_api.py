@@ -5,6 +5,7 @@ token in the ``X-Seat-Token`` header; the referee and the chief referee use thei
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -175,7 +176,9 @@ class LiveTableViewSet(ApiViewSet):
     def _token(self) -> str:
         return self.request.headers.get("X-Seat-Token", "")
 
-    def _actor(self) -> play.Actor:
+    @functools.cached_property
+    def actor(self) -> play.Actor:
+        """Who acts, one for the request: the seats his token holds are read once."""
         return play.Actor(self.request.user, self._token(), client_address(self.request))
 
     def _answer(self, pk: int, partition: Partition | None = None) -> Response:
@@ -185,7 +188,7 @@ class LiveTableViewSet(ApiViewSet):
             self.kwargs["pk"] = pk
             partition = pipeline.caught_up(self.get_object())
         user = self.request.user
-        own = play.seats_held(partition.pk, self._token())
+        own = play.held(self.actor, partition.pk)
         lost = hands.moves_for(user, partition)  # a seat no phone holds, its player moved for
         seats = {*own, lost} if lost is not None else own
         state = table_state(partition, seats=seats, referee=permissions.may_see_hands(user, partition.table))
@@ -212,7 +215,7 @@ class LiveTableViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def move(self, request, pk):
         data = valid(MoveSerializer, request.data)
-        partition = play.move(self._actor(), pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
+        partition = play.move(self.actor, pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
                               pass_turn=bool(data.get("pass")), second=data.get("second") or None)
         return self._answer(pk, partition)
 
@@ -223,7 +226,7 @@ class LiveTableViewSet(ApiViewSet):
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def draw(self, request, pk):
         data = valid(DrawSerializer, request.data)
-        partition = play.draw(self._actor(), pk, data["turn"], tile=data.get("tile") or None)
+        partition = play.draw(self.actor, pk, data["turn"], tile=data.get("tile") or None)
         return self._answer(pk, partition)
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,

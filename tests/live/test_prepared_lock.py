@@ -1,0 +1,51 @@
+"""The live table's lock, compiled once (tournaments.prepared): the rows it gives are those the
+queryset gives, every field converted (JSON, times) and every related row attached, in one
+statement; it locks; it refuses a query it cannot replay."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Value
+from django.test.utils import CaptureQueriesContext
+
+from scoring.models import LiveTable
+from scoring.recording import pipeline
+from tournaments.models import Player
+from tournaments.prepared import Prepared
+
+RELATED = ("partition__table__tour__tournament",)
+
+
+def _fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+def test_the_prepared_lock_gives_what_the_queryset_gives_in_one_statement(digital):
+    pk = digital["p1"].pk
+    with transaction.atomic():
+        expected = LiveTable.objects.select_for_update(of=("self", "partition")).select_related(*RELATED).get(pk=pk)
+        for _call in range(2):  # compiled on the first, replayed on the second
+            with CaptureQueriesContext(connection) as queries:
+                live = pipeline._LOCK.first(pk)
+            assert len(queries) == 1
+            assert ("FOR UPDATE" in queries[0]["sql"]) == connection.features.has_select_for_update
+            assert live is not None and live.pk == pk
+            assert _fields(live) == _fields(expected)
+            assert _fields(live.partition) == _fields(expected.partition)
+            assert isinstance(live.partition.state, dict) and live.partition.state  # JSON decoded
+            table = live.partition.table
+            assert _fields(table) == _fields(expected.partition.table)
+            assert table.tour.tournament.kind == expected.partition.table.tour.tournament.kind
+            with CaptureQueriesContext(connection) as queries:
+                table.tour.tournament.slug  # attached: no query
+            assert len(queries) == 0
+        assert pipeline._LOCK.first(10**9) is None
+
+
+@pytest.mark.django_db
+def test_a_prepared_query_takes_its_one_parameter_and_rows_only():
+    with pytest.raises(ValueError, match="one parameter"):
+        Prepared(lambda pk: Player.objects.filter(pk=pk, last_name="x")).first(1)
+    with pytest.raises(ValueError, match="rows only"):
+        Prepared(lambda pk: Player.objects.filter(pk=pk).annotate(n=Value(1))).first(1)
