@@ -33,7 +33,12 @@ Redis server during the play, divided by the moves served; ``--floor FILE`` (``b
 ``--json``, run alone just before) prints its ratio to the floor's (the issue's target: at most 4).
 
 ``--kill-worker``: halfway, the Celery worker is killed (SIGKILL, its pool too) and started again
-5 s later. ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
+5 s later; 15 s after it, one of the two web workers is killed (SIGKILL) and gunicorn starts another.
+The phones and the spectators then do what the real ones do: a move or a read whose connection
+broke reads the table again and goes on from what it shows (the move was stored, or is made
+again for the turn it is at); a stream that broke reconnects with the number of the last event it
+got (``after``). Afterwards every move a phone was answered for must be stored once, and every
+spectator must have got each event of its table from its first one on, once. ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
 ``--step`` seconds: the move rate and the latency of each step, and the highest rate with p99
 under 500 ms. Traffic goes to 127.0.0.1 only; every process started here is stopped at the end.
 """
@@ -252,10 +257,17 @@ class Services:
             os.kill(pid, signal.SIGKILL)
         self.worker.wait()
 
+    def kill_web(self) -> None:
+        """SIGKILL one web worker, as a crash: gunicorn starts another."""
+        assert self.web is not None
+        pid = worker_pids(self.web)[0]
+        self.gone["web"] = self.gone.get("web", 0) + cpu_seconds([pid])
+        os.kill(pid, signal.SIGKILL)
+
     def cpu(self) -> dict[str, float]:
         """CPU seconds used so far by the web workers, the Celery worker and pool, the beat,
         PostgreSQL's processes and the Redis server."""
-        used = {"web": cpu_seconds(worker_pids(self.web)) if self.web else 0.0}
+        used = {"web": (cpu_seconds(worker_pids(self.web)) if self.web else 0.0) + self.gone.get("web", 0)}
         worker = cpu_seconds([self.worker.pid, *worker_pids(self.worker)]) if self.worker.poll() is None else 0.0
         used["worker"] = worker + self.gone.get("worker", 0)
         used["beat"] = cpu_seconds([self.beat.pid]) if self.beat else 0.0
@@ -291,6 +303,8 @@ class Run:
         self.statuses: Counter[str] = Counter()
         self.finished = 0
         self.kill: tuple[float, float] | None = None
+        self.web_killed: float | None = None
+        self.answered: list[tuple[int, int]] = []  # (partition, turn) of each move answered 200
         self.steps: list[tuple[float, float, float]] = []  # ramp: (factor, from, to)
         self.began = self.ended = self.stopped = 0.0
 
@@ -324,6 +338,9 @@ async def play_all(services: Services, tables: list[dict], duration: float, arri
             await asyncio.to_thread(services.start_worker)
             await asyncio.to_thread(services.wait_worker)
             run.kill = (killed, time.time())
+            await asyncio.sleep(max(0.0, killed + 15 - time.time()))
+            run.web_killed = time.time()
+            await asyncio.to_thread(services.kill_web)
         for failed in await asyncio.gather(*players, return_exceptions=True):
             if isinstance(failed, Exception):  # one table's phones gave up; the others go on
                 run.statuses[f"table failed: {type(failed).__name__}"] += 1
@@ -338,6 +355,8 @@ def fits(tile: str, ends: list[int]) -> list[str]:
 
 async def table_players(session, table: dict, run: Run, pace: dict, stop_at: float, delay: float) -> None:
     """The four phones of one table: seats, then every move until the partition ends or time is up."""
+    import aiohttp
+
     from scoring.management.commands.demo_players import think_time
 
     pid = table["partition"]
@@ -359,8 +378,13 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
     async def read(seat: int) -> dict:
         while True:
             began = time.perf_counter()
-            async with session.get(url, headers={"X-Seat-Token": tokens[seat]}) as response:
-                state = await response.json(content_type=None)
+            try:
+                async with session.get(url, headers={"X-Seat-Token": tokens[seat]}) as response:
+                    state = await response.json(content_type=None)
+            except (aiohttp.ClientError, asyncio.TimeoutError) as error:  # the phone tries again
+                run.statuses[f"read broken: {type(error).__name__}"] += 1
+                await asyncio.sleep(0.5)
+                continue
             run.reads.append(time.perf_counter() - began)
             run.statuses[f"read {response.status}"] += 1
             if response.status == 200:
@@ -409,12 +433,20 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
         else:
             body["pass"] = True
         began = time.perf_counter()
-        async with session.post(url + "move/", json=body, headers={"X-Seat-Token": tokens[seat]}) as response:
-            answer = await response.json(content_type=None)
+        try:
+            async with session.post(url + "move/", json=body, headers={"X-Seat-Token": tokens[seat]}) as response:
+                answer = await response.json(content_type=None)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            # Stored or not, nobody knows: the phone reads the table and goes on from there.
+            run.statuses[f"move broken: {type(error).__name__}"] += 1
+            state = await read(seat)
+            keep_hands(state)
+            continue
         took = time.perf_counter() - began
         run.statuses[f"move {response.status}"] += 1
         if response.status == 200:
             run.moves.append((time.time(), took))
+            run.answered.append((pid, turn))
             state = answer
             keep_hands(state)
         else:  # 409: a timeout ended the deal or the partition meanwhile; 400: read the legal moves
@@ -450,26 +482,46 @@ async def _spectate(port: int, slug: str, tables: int, count: int, seconds: floa
     import aiohttp
 
     got: list[tuple[str, float]] = []
+    watched: list[tuple[int, list[int]]] = []  # each screen's table and the numbers it got
     failures: Counter[str] = Counter()
     stop_at = time.time() + seconds
 
     async def watch(table: int) -> None:
+        """One screen: from the first hello on, every event of its table, reconnecting with the
+        number of the last one it got when the stream breaks, as a browser's EventSource does."""
         url = f"http://127.0.0.1:{port}/api/tournaments/{slug}/live/events/?tour=1&table={table}"
-        try:
-            async with session.get(url) as response:
-                if response.status != 200:
-                    failures[f"status {response.status}"] += 1
-                    return
-                kind = ""
-                async for line in response.content:
-                    if line.startswith(b"event: "):
-                        kind = line[7:].strip().decode()
-                    elif line.startswith(b"data: ") and kind not in ("hello", "reset"):
-                        arrived = time.time()
-                        at = json.loads(line[6:])["at"]
-                        got.append((kind, arrived - datetime.datetime.fromisoformat(at).timestamp()))
-        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
-            failures[type(error).__name__] += 1
+        seen: list[int] = []
+        watched.append((table, seen))
+        last: int | None = None
+        while time.time() < stop_at:
+            try:
+                async with session.get(url, headers={} if last is None else {"Last-Event-ID": str(last)}) as response:
+                    if response.status != 200:
+                        failures[f"status {response.status}"] += 1
+                        await asyncio.sleep(1)
+                        continue
+                    kind, number = "", 0
+                    async for line in response.content:
+                        if line.startswith(b"id: "):
+                            number = int(line[4:])
+                        elif line.startswith(b"event: "):
+                            kind = line[7:].strip().decode()
+                        elif line.startswith(b"data: "):
+                            if kind == "reset":
+                                failures["reset"] += 1
+                            elif kind == "hello":
+                                if last is None:
+                                    last = number
+                                    seen.append(-number)  # where it began
+                            else:
+                                arrived = time.time()
+                                at = json.loads(line[6:])["at"]
+                                got.append((kind, arrived - datetime.datetime.fromisoformat(at).timestamp()))
+                                seen.append(number)
+                                last = number
+            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+                failures[type(error).__name__] += 1
+                await asyncio.sleep(0.5)  # the browser's retry
 
     async def until_time() -> None:
         await asyncio.sleep(max(0.0, stop_at - time.time()))
@@ -481,7 +533,7 @@ async def _spectate(port: int, slug: str, tables: int, count: int, seconds: floa
         for stream in streams:
             stream.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
-    return {"events": got, "failures": dict(failures), "streams": count}
+    return {"events": got, "failures": dict(failures), "streams": count, "watched": watched, "until": stop_at}
 
 
 # -- the check and the report ---------------------------------------------------------------------
@@ -542,6 +594,34 @@ def lapses(slug: str, run: Run) -> dict:
             "by": Counter(r[5] for r in recorded)}
 
 
+def kept(slug: str, run: Run, pushed: dict | None) -> dict:
+    """Nothing lost or doubled across broken connections: every move a phone was answered for is
+    stored, and no turn has two moves; every screen got each event of its table once, from the
+    hello it began with to a few seconds before the end (what came later may be cut by the stop)."""
+    from scoring.models import LiveEvent, PartitionChange
+
+    stored = Counter((pid, data["turn"]) for pid, data in PartitionChange.objects.filter(
+        partition__table__tour__tournament__slug=slug, action="move").values_list("partition_id", "data"))
+    found = {"moves lost": sum(1 for move in run.answered if not stored[move]),
+             "turns with two moves": sum(1 for count in stored.values() if count > 1),
+             "events missed": 0, "events doubled": 0, "screens": 0}
+    if pushed is None:
+        return found
+    cutoff = min(run.ended, pushed["until"]) - 3
+    events: dict[int, list[tuple[int, float]]] = {}
+    for table, number, at in LiveEvent.objects.filter(tournament__slug=slug, table__isnull=False).values_list(
+            "table__number", "number", "at"):
+        events.setdefault(table, []).append((number, at.timestamp()))
+    for table, seen in pushed["watched"]:
+        if not seen or seen[0] >= 0:
+            continue  # never connected (counted among the stream failures)
+        found["screens"] += 1
+        start, got = -seen[0], seen[1:]
+        found["events doubled"] += len(got) - len(set(got))
+        found["events missed"] += len({n for n, at in events.get(table, []) if n > start and at < cutoff} - set(got))
+    return found
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
@@ -597,7 +677,8 @@ def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dic
         killed, back = run.kill
         outside = [d for d, r in zip(delays, clocks["recorded"])
                    if not killed - 1 <= r[3].timestamp() <= back + 1]
-        print(f"worker killed at +{killed - run.began:.0f} s, ready again at +{back - run.began:.0f} s")
+        print(f"worker killed at +{killed - run.began:.0f} s, ready again at +{back - run.began:.0f} s; "
+              f"a web worker killed at +{(run.web_killed or run.began) - run.began:.0f} s")
         rows.append(("timeout delay, deadlines outside the outage", spread(outside), "p99 < 1 s",
                      verdict(percentile(outside, 0.99) if outside else None, TARGETS["lapse_p99"])))
     rows.append(("timeout delay (ClockLapse.at - deadline)",
@@ -605,6 +686,13 @@ def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dic
                  verdict(percentile(delays, 0.99) if delays else None, TARGETS["lapse_p99"])))
     rows.append(("deadlines missed / doubled", f"{clocks['missed']} / {clocks['doubled']}", "0 / 0",
                  "met" if clocks["missed"] == clocks["doubled"] == 0 else "NOT met"))
+    held = kept(slug, run, pushed)
+    rows.append(("moves answered and lost / turns moved twice", f"{held['moves lost']} of {len(run.answered)} / "
+                 f"{held['turns with two moves']}", "0 / 0",
+                 "met" if held["moves lost"] == held["turns with two moves"] == 0 else "NOT met"))
+    rows.append(("events a screen missed / got twice", f"{held['events missed']} / {held['events doubled']} "
+                 f"({held['screens']} screens)", "0 / 0",
+                 "met" if held["events missed"] == held["events doubled"] == 0 else "NOT met"))
     if run.steps:
         best = None
         for factor, since, until in run.steps:
