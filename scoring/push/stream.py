@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -72,6 +73,11 @@ class Message:
     number: int
     kind: str
     data: dict[str, Any]
+
+    @functools.cached_property
+    def encoded(self) -> str:
+        """``data`` as JSON, made once for all the streams the message goes to."""
+        return json.dumps(self.data, ensure_ascii=False, separators=(",", ":"))
 
 
 def in_thread(function: Callable[..., T]) -> Callable[..., Any]:

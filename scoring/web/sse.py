@@ -16,7 +16,6 @@ under WSGI, while each poll is answered); past it the answer is 429.
 
 from __future__ import annotations
 
-import json
 from typing import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -65,8 +64,7 @@ def encode(message: Message | None) -> str:
     """One event in the text/event-stream format; a comment line for None (the heartbeat)."""
     if message is None:
         return ": heartbeat\n\n"
-    data = json.dumps(message.data, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {message.number}\nevent: {message.kind}\ndata: {data}\n\n"
+    return f"id: {message.number}\nevent: {message.kind}\ndata: {message.encoded}\n\n"
 
 
 def _retry() -> str:
