@@ -23,14 +23,15 @@ from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=models.Model)
 
-#: The value the queryset is compiled with; each call puts its own in its place.
+#: The values the queryset is compiled with (the first parameter's, the second's, ...); each call
+#: puts its own in their places.
 PLACEHOLDER = -738_251
 
 
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
-    params: int  # how many times the parameter appears
+    params: list[int]  # which parameter each of the statement's is
     compiler: SQLCompiler
     columns: slice  # the model's own columns in a row
     names: list[str]  # their attributes
@@ -38,38 +39,40 @@ class _Compiled:
 
 
 class Prepared(Generic[M]):
-    """``Prepared(lambda pk: Model.objects....filter(pk=pk))``: the queryset of one parameter,
-    compiled for its database on the first call (inside a transaction when it locks rows)."""
+    """``Prepared(lambda pk: Model.objects....filter(pk=pk))``: the queryset of whole-number
+    parameters (``arity`` of them), compiled for its database on the first call (inside a
+    transaction when it locks rows)."""
 
-    def __init__(self, build: Callable[[int], models.QuerySet[M]], using: str = "default") -> None:
-        self._build, self._using = build, using
+    def __init__(self, build: Callable[..., models.QuerySet[M]], arity: int = 1, using: str = "default") -> None:
+        self._build, self._arity, self._using = build, arity, using
         self._compiled: _Compiled | None = None
         self._lock = threading.Lock()
 
     def _compile(self) -> _Compiled:
         with self._lock:
             if self._compiled is None:
-                queryset = self._build(PLACEHOLDER)
+                placeholders = [PLACEHOLDER - n for n in range(self._arity)]
+                queryset = self._build(*placeholders)
                 if queryset.query.annotation_select or queryset._known_related_objects:  # type: ignore[attr-defined]
                     raise ValueError("A prepared query reads model rows only.")
                 compiler = queryset.query.get_compiler(using=self._using)
                 sql, params = compiler.as_sql()
-                if any(param != PLACEHOLDER for param in params):
-                    raise ValueError("A prepared query takes its one parameter, and no other value.")
+                if any(param not in placeholders for param in params):
+                    raise ValueError("A prepared query takes its parameters, and no other value.")
                 info, select = compiler.klass_info, compiler.select
                 assert info is not None
                 columns = slice(info["select_fields"][0], info["select_fields"][-1] + 1)
-                self._compiled = _Compiled(sql, len(params), compiler, columns,
+                self._compiled = _Compiled(sql, [placeholders.index(param) for param in params], compiler, columns,
                                            [column[0].target.attname for column in select[columns]],
                                            get_related_populators(info, select, self._using))
             return self._compiled
 
-    def all(self, value: int) -> list[M]:
-        """The instances the queryset of ``value`` would give, in its order."""
+    def all(self, *values: int) -> list[M]:
+        """The instances the queryset of ``values`` would give, in its order."""
         compiled = self._compile()
         connection = connections[self._using]
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, [value] * compiled.params)
+            cursor.execute(compiled.sql, [values[n] for n in compiled.params])
             rows = cursor.fetchall()
         # The converters are the calling thread's connection's, not the one it was compiled on.
         compiler = copy.copy(compiled.compiler)
@@ -83,9 +86,9 @@ class Prepared(Generic[M]):
             found.append(instance)
         return found
 
-    def first(self, value: int) -> M | None:
-        """The one instance of ``value`` (a query by key), or None."""
-        found = self.all(value)
+    def first(self, *values: int) -> M | None:
+        """The one instance of ``values`` (a query by key), or None."""
+        found = self.all(*values)
         return found[0] if found else None
 
     def __repr__(self) -> str:

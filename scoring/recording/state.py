@@ -13,6 +13,7 @@ from scoring import engine
 from scoring.models import LiveTable, Partition, result_summary
 from scoring.recording.storage import engine_partition, engine_sitting
 from tournaments.models import Player, Table, Tour
+from tournaments.prepared import Prepared
 
 from scoring.recording import clock
 
@@ -25,10 +26,14 @@ def with_table(partition: Partition) -> Partition:
     return partition
 
 
+#: The players of a table's seats (0: an empty seat), compiled once: a live change reads them each time.
+_PLAYERS = Prepared(lambda *pks: Player.objects.filter(pk__in=pks), arity=len(engine.SEATS))
+
+
 def with_players(table: Table) -> Table:
     """The table with its seats' players, read in one query."""
     held = {f"seat{n}": getattr(table, f"seat{n}_id") for n in engine.SEATS}
-    players = Player.objects.in_bulk([pk for pk in held.values() if pk is not None])
+    players = {player.pk: player for player in _PLAYERS.all(*(pk or 0 for pk in held.values()))}
     for seat, pk in held.items():
         if pk is not None:
             setattr(table, seat, players[pk])

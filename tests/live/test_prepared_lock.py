@@ -13,6 +13,7 @@ from scoring.models import LiveTable
 from scoring.recording import pipeline
 from tournaments.models import Player
 from tournaments.prepared import Prepared
+from scoring.recording.state import with_players
 
 RELATED = ("partition__table__tour__tournament",)
 
@@ -45,7 +46,23 @@ def test_the_prepared_lock_gives_what_the_queryset_gives_in_one_statement(digita
 
 @pytest.mark.django_db
 def test_a_prepared_query_takes_its_one_parameter_and_rows_only():
-    with pytest.raises(ValueError, match="one parameter"):
+    with pytest.raises(ValueError, match="its parameters"):
         Prepared(lambda pk: Player.objects.filter(pk=pk, last_name="x")).first(1)
     with pytest.raises(ValueError, match="rows only"):
         Prepared(lambda pk: Player.objects.filter(pk=pk).annotate(n=Value(1))).first(1)
+
+
+def test_the_players_of_a_table_by_their_seats(digital):
+    table = digital["p1"].table
+    seated = [getattr(table, f"seat{n}_id") for n in (1, 2, 3, 4)]
+    with CaptureQueriesContext(connection) as queries:
+        with_players(table)
+    assert len(queries) == 1
+    assert [getattr(table, f"seat{n}").pk for n in (1, 2, 3, 4)] == seated
+    assert str(table.seat1) == str(Player.objects.get(pk=seated[0]))
+    # Two parameters, in the order they are given, however often the statement uses them.
+    between = Prepared(lambda low, high: Player.objects.filter(pk__gte=low, pk__lte=high).order_by("pk"), arity=2)
+    low, high = min(seated), max(seated)
+    expected = list(Player.objects.filter(pk__gte=low, pk__lte=high).order_by("pk").values_list("pk", flat=True))
+    assert [p.pk for p in between.all(low, high)] == expected and len(expected) >= 4
+    assert between.all(high, low) == []
