@@ -2,7 +2,7 @@
 whole middleware stack and the view, as the server runs them, without the HTTP server), on
 PostgreSQL and Redis, with the standard profiler.
 
-Run by hand: ``.venv/bin/python bench/move_profile.py [--tables 20] [--moves 400] [--top 30]``.
+Run by hand: ``.venv/bin/python bench/move_profile.py [--tables 20] [--moves 400] [--top 30] [--save FILE]``.
 
 It uses its own databases (``domino_bench_profile``, dropped and migrated; Redis database 8,
 emptied), builds the tables as ``bench/live.py`` does (every table digital, four phones a table
@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--no-profile", action="store_true", help="time the moves without the profiler")
     parser.add_argument("--sql", action="store_true", help="print the statements of the last move")
+    parser.add_argument("--save", help="write the profile to this file too (python -m pstats FILE reads it)")
     parser.add_argument("--server", action="store_true",
                         help="post the moves over HTTP to the ASGI server config/run.sh starts (one worker): the "
                              "server's CPU a move, not this process's")
@@ -116,6 +117,8 @@ def main() -> None:
     print(f"{made} moves over {len(plan)} tables: this process {cpu / made * 1000:.1f} ms CPU a move, "
           f"PostgreSQL {postgres / made * 1000:.1f} ms, wall {wall / made * 1000:.1f} ms, "
           f"{statements / made:.1f} statements a move")
+    if args.save and not args.no_profile:
+        profile.dump_stats(args.save)
     for order in () if args.no_profile else ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profile, stream=out).strip_dirs().sort_stats(order).print_stats(args.top)
