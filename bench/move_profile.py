@@ -127,14 +127,19 @@ def main() -> None:
 
 def moves(plan, count, next_move):
     """``count`` moves, table after table: (partition, the seat to move, the move's body); a table
-    that awaits no move is passed over."""
+    that awaits no move is passed over. Fewer when every table is over."""
     made = 0
     while made < count:
+        before = made
         for entry in plan:
             seat, body = next_move(entry["partition"])
-            if seat is not None and made < count:
+            if seat is not None:
                 made += 1
                 yield entry["partition"], seat, body
+                if made == count:
+                    return
+        if made == before:
+            return
 
 
 def through_server(args, plan, tokens, next_move) -> None:

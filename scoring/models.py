@@ -25,8 +25,9 @@ class Partition(models.Model):
     #: The engine's partition this row holds at a version (services.engine_partition): the live
     #: services keep the one they stepped, so that their answer is built from it, not read again.
     engine_cache: tuple[int, Any] | None = None
-    #: The instant (the database's clock) of the change the pipeline made to this row in memory:
-    #: the "now" of the table's state answered for it, without reading the clock again.
+    #: The instant (the database's clock) of the change the pipeline makes to this row in memory
+    #: (set by its step): the "now" of the table's states built from it, the event's and the
+    #: answer's, without reading the clock again.
     stepped_at: datetime.datetime | None = None
 
     class Status(models.TextChoices):

@@ -292,15 +292,13 @@ def test_an_idle_connection_is_kept_for_a_phones_next_move(server):
     sent as it closed failed. Idle past a request's read deadline (1 s here) is not slow: it
     sends nothing."""
     connection = http.client.HTTPConnection("127.0.0.1", server, timeout=WAIT)
-    statuses = []
+    statuses, sockets = [], []
     for pause in (0, 3.5):
         time.sleep(pause)
         connection.request("GET", "/api/")
         answer = connection.getresponse()  # RemoteDisconnected if the server closed it meanwhile
         answer.read()
         statuses.append(answer.status)
-        socket_used = connection.sock
-        if pause == 0:
-            first_socket = socket_used
+        sockets.append(connection.sock)
     connection.close()
-    assert socket_used is first_socket and statuses[1] == statuses[0]
+    assert sockets[1] is sockets[0] and statuses[1] == statuses[0]

@@ -356,6 +356,7 @@ class Step:
 
     def __init__(self, partition: Partition, live: LiveTable | None, actor: Actor, now: datetime.datetime) -> None:
         self.partition, self._live, self.actor, self.now = partition, live, actor, now
+        partition.stepped_at = now  # the "now" of every state built from this row from here on
         self.kind = GAMES.of(partition.table.tour.tournament.kind)
         self._played: Any = None
         self.events_before = 0
@@ -435,7 +436,7 @@ class Step:
         if not self.done:
             return
         if self.is_live:
-            state = table_state(self.partition, game=self.played(), now=self.now)
+            state = table_state(self.partition, game=self.played())
         else:
             state = result_summary(self.partition)
         events.announce(self.partition, self.done[-1], state, actions=self.done)
@@ -533,7 +534,6 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
         step.announce()
     if step.read:
         step.kind.keep(step)
-    step.partition.stepped_at = step.now
     return step.partition
 
 
@@ -660,8 +660,9 @@ def _due(step: Step) -> bool:
 
 def _catch_up(step: Step, by: str) -> bool:
     """Record every clock of the table whose deadline has passed: the no-show, the partition's
-    time, then each lapse of the awaited move. Returns whether anything was recorded."""
-    if not _due(step) or _outage(step.now):
+    time, then each lapse of the awaited move (:func:`_caught_up` calls it when one is
+    :func:`_due`). Returns whether anything was recorded."""
+    if _outage(step.now):
         return False
     live, now = step.live, step.now
     if live.no_show_deadline is not None and live.no_show_deadline <= now:

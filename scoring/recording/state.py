@@ -59,15 +59,14 @@ def _finished_deal(record: engine.DealRecord) -> dict[str, Any]:
 
 
 def table_state(partition: Partition, *, seats: Collection[int] = (), referee: bool = False,
-                game: engine.Partition | engine.GoatSitting | None = None,
-                now: datetime.datetime | None = None) -> dict[str, Any]:
+                game: engine.Partition | engine.GoatSitting | None = None) -> dict[str, Any]:
     """The table as ``seats`` (those the viewer's device holds) or the referee sees it; with
     neither, as the public does. ``partition`` comes with its ``live`` row and table loaded.
-    Its ``now``: ``now``, or the instant of the change that left the row as it is
-    (``Partition.stepped_at``), or the clock's."""
+    Its ``now``: the instant of the change that left the row as it is (``Partition.stepped_at``),
+    else the clock's."""
     live: LiveTable | None = getattr(partition, "live", None)
     entered = referee and live is not None and live.mode == LiveTable.Mode.REFEREED  # he sees what he entered
-    instant = now or partition.stepped_at or clock.now()
+    instant = partition.stepped_at or clock.now()
     return STATES.of(partition.table.tour.tournament.kind)(partition, live, game, seats, entered, instant)
 
 
