@@ -6,6 +6,7 @@ token in the ``X-Seat-Token`` header; the referee and the chief referee use thei
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -150,6 +151,69 @@ def _writes(summary: str, description: str, request: Any, answer: Any = LIVE_TAB
                          responses={200: answer, 409: STALE})
 
 
+def live_partition(user: Any, pk: int) -> Partition:
+    """The partition ``pk`` played live, if ``user`` may see it; a 404 otherwise."""
+    partition = Partition.objects.select_related("live").filter(pk=pk, live__isnull=False).first()
+    tour = with_table(partition).table.tour if partition is not None else None
+    if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
+                                                 and permissions.can_see_tour(user, tour)):
+        raise exceptions.NotFound(_("There is no live table %(id)s.") % {"id": pk})
+    return partition
+
+
+def table_answer(actor: play.Actor, pk: int, partition: Partition | None = None) -> dict[str, Any]:
+    """The table as the caller sees it. After a write, from the partition the service returns:
+    its rows and engine state as the write left them, not read and rebuilt a second time."""
+    if partition is None:  # a read: the table's clocks are caught up first
+        partition = pipeline.caught_up(live_partition(actor.user, pk))
+    user = actor.user
+    own = play.held(actor, partition.pk)
+    lost = hands.moves_for(user, partition)  # a seat no phone holds, its player moved for
+    seats = {*own, lost} if lost is not None else own
+    state = table_state(partition, seats=seats, referee=permissions.may_see_hands(user, partition.table))
+    hands.look_at_state(user, partition, state, route="live_api", address=actor.address, own=own)
+    return state
+
+
+# -- a phone's requests: each a function of who acts, the partition and the body, called by the
+# viewset below and by the lean path of a phone's requests (scoring.web.phones) alike.
+
+def read_table(actor: play.Actor, pk: int, body: Any, device: str | None) -> dict[str, Any]:
+    return table_answer(actor, pk)
+
+
+def move_tile(actor: play.Actor, pk: int, body: Any, device: str | None) -> dict[str, Any]:
+    data = valid(MoveSerializer, body)
+    partition = play.move(actor, pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
+                          pass_turn=bool(data.get("pass")), second=data.get("second") or None)
+    return table_answer(actor, pk, partition)
+
+
+def draw_tile(actor: play.Actor, pk: int, body: Any, device: str | None) -> dict[str, Any]:
+    data = valid(DrawSerializer, body)
+    partition = play.draw(actor, pk, data["turn"], tile=data.get("tile") or None)
+    return table_answer(actor, pk, partition)
+
+
+def take_seat(actor: play.Actor, pk: int, body: Any, device: str | None) -> dict[str, Any]:
+    live_partition(actor.user, pk)
+    data = valid(SeatSerializer, body)
+    token = play.claim_seat(pk, data["seat"], data["pin"], address=actor.address, device=device)
+    return {"token": token, "seat": data["seat"]}
+
+
+def device_id(headers: Mapping[str, str]) -> str | None:
+    """The X-Device-Id a phone sends (its first 64 characters), or None."""
+    return headers.get("X-Device-Id", "")[:64] or None
+
+
+def stale_turn(exc: Exception) -> tuple[int, dict[str, Any]] | None:
+    """A move made for a turn that is over: 409, with the table's turn (None: another error)."""
+    if isinstance(exc, pipeline.StaleTurn):
+        return status.HTTP_409_CONFLICT, {"detail": exc.messages[0], "turn": exc.turn}
+    return None
+
+
 @extend_schema(tags=["live tables"])
 class LiveTableViewSet(ApiViewSet):
     """``/api/partitions/{id}/live/``: a partition played live."""
@@ -164,14 +228,7 @@ class LiveTableViewSet(ApiViewSet):
     serializer_class = serializers.Serializer
 
     def get_object(self) -> Partition:
-        pk = self.kwargs["pk"]
-        partition = Partition.objects.select_related("live").filter(pk=pk, live__isnull=False).first()
-        tour = with_table(partition).table.tour if partition is not None else None
-        user = self.request.user
-        if partition is None or tour is None or not (permissions.can_see_tournament(user, tour.tournament)
-                                                     and permissions.can_see_tour(user, tour)):
-            raise exceptions.NotFound(_("There is no live table %(id)s.") % {"id": pk})
-        return partition
+        return live_partition(self.request.user, self.kwargs["pk"])
 
     def _token(self) -> str:
         return self.request.headers.get("X-Seat-Token", "")
@@ -182,22 +239,15 @@ class LiveTableViewSet(ApiViewSet):
         return play.Actor(self.request.user, self._token(), client_address(self.request))
 
     def _answer(self, pk: int, partition: Partition | None = None) -> Response:
-        """The table as the caller sees it. After a write, from the partition the service returns:
-        its rows and engine state as the write left them, not read and rebuilt a second time."""
-        if partition is None:  # a read: the table's clocks are caught up first
-            self.kwargs["pk"] = pk
-            partition = pipeline.caught_up(self.get_object())
-        user = self.request.user
-        own = play.held(self.actor, partition.pk)
-        lost = hands.moves_for(user, partition)  # a seat no phone holds, its player moved for
-        seats = {*own, lost} if lost is not None else own
-        state = table_state(partition, seats=seats, referee=permissions.may_see_hands(user, partition.table))
-        hands.look_at_state(user, partition, state, route="live_api", address=client_address(self.request), own=own)
-        return Response(state)
+        return Response(table_answer(self.actor, pk, partition))
+
+    def _phone(self, action: Callable[..., dict[str, Any]], pk: int) -> Response:
+        return Response(action(self.actor, pk, self.request.data, device_id(self.request.headers)))
 
     def handle_exception(self, exc):
-        if isinstance(exc, pipeline.StaleTurn):
-            return Response({"detail": exc.messages[0], "turn": exc.turn}, status=status.HTTP_409_CONFLICT)
+        stale = stale_turn(exc)
+        if stale is not None:
+            return Response(stale[1], status=stale[0])
         return super().handle_exception(exc)
 
     @extend_schema(summary="A live table", parameters=[SEAT_TOKEN], responses={200: LIVE_TABLE},
@@ -206,7 +256,7 @@ class LiveTableViewSet(ApiViewSet):
                                "caller's own hand (by his seat token) and his legal moves on his turn; no other "
                                "hand until its deal is over.")
     def retrieve(self, request, pk):
-        return self._answer(pk)
+        return self._phone(read_table, pk)
 
     @_writes("Play a move", "The awaited player plays a tile or passes, for `turn`; in Sea Goat he may put two "
              "doubles down at once, one on each end (`second`, as his legal moves list it). At a digital table the "
@@ -214,10 +264,7 @@ class LiveTableViewSet(ApiViewSet):
              "is then recorded as a false pass, which ends the deal).", MoveSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def move(self, request, pk):
-        data = valid(MoveSerializer, request.data)
-        partition = play.move(self.actor, pk, data["turn"], tile=data.get("tile"), end=data.get("end"),
-                              pass_turn=bool(data.get("pass")), second=data.get("second") or None)
-        return self._answer(pk, partition)
+        return self._phone(move_tile, pk)
 
     @_writes("Draw from the bazaar", "Goat: the player to move, with no tile that fits, takes the next tile of the "
              "bazaar, for `turn` (refused while a tile fits or when the bazaar is exhausted); his turn goes on. The "
@@ -225,9 +272,7 @@ class LiveTableViewSet(ApiViewSet):
              DrawSerializer, GoatTableStateSerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def draw(self, request, pk):
-        data = valid(DrawSerializer, request.data)
-        partition = play.draw(self.actor, pk, data["turn"], tile=data.get("tile") or None)
-        return self._answer(pk, partition)
+        return self._phone(draw_tile, pk)
 
     @extend_schema(summary="Take a seat of a digital table", request=SeatSerializer,
                    description="The player scanned the table's code and types his PIN: the answer's `token` "
@@ -236,11 +281,7 @@ class LiveTableViewSet(ApiViewSet):
                    parameters=[DEVICE_ID], responses={200: SeatTakenSerializer})
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
     def seat(self, request, pk):
-        self.get_object()
-        data = valid(SeatSerializer, request.data)
-        token = play.claim_seat(pk, data["seat"], data["pin"], address=client_address(request),
-                                device=request.headers.get("X-Device-Id", "")[:64] or None)
-        return Response({"token": token, "seat": data["seat"]})
+        return self._phone(take_seat, pk)
 
     @_writes("Release a seat", "The referee frees a seat held by a device.", SeatOnlySerializer)
     @action(detail=True, methods=["post"], parser_classes=[JSONParser])
