@@ -1,6 +1,7 @@
-"""Where the CPU of a live move goes: moves made in this one process through the live API (the
-whole middleware stack and the view, as the server runs them, without the HTTP server), on
-PostgreSQL and Redis, with the standard profiler.
+"""Where the CPU of a live move goes: moves made in this one process through the live API as the
+server answers a phone (``scoring.web.phones``: its middleware and the view's functions, in this
+thread, without the HTTP server and the event loop), on PostgreSQL and Redis, with the standard
+profiler.
 
 Run by hand: ``.venv/bin/python bench/move_profile.py [--tables 20] [--moves 400] [--top 30] [--save FILE]``.
 
@@ -93,6 +94,7 @@ def main() -> None:
 
     if args.server:
         return through_server(args, plan, tokens, next_move)
+    post = phone_post()
     profile = cProfile.Profile(time.process_time)  # CPU, not the waits on PostgreSQL
     cpu = wall = 0.0
     postgres = 0.0
@@ -102,8 +104,7 @@ def main() -> None:
         with CaptureQueriesContext(connection) as queries:
             if not args.no_profile:
                 profile.enable()
-            answer = client.post(f"/api/partitions/{pk}/live/move/", body, content_type="application/json",
-                                 headers={"X-Seat-Token": tokens[pk, seat]})
+            answer = post(f"/api/partitions/{pk}/live/move/", body, tokens[pk, seat])
             profile.disable()
         cpu += time.process_time() - cpu_before
         wall += time.perf_counter() - wall_before
@@ -123,6 +124,31 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).strip_dirs().sort_stats(order).print_stats(args.top)
         print(out.getvalue())
+
+
+def phone_post():
+    """A phone's POST as the server's worker thread answers it (PhoneRoutes.respond), from here."""
+    import io
+    import json
+
+    from django.core.handlers.asgi import ASGIRequest
+
+    from config.asgi import django_application
+    from scoring.web.phones import PhoneRoutes
+
+    routes = PhoneRoutes(django_application)
+
+    def post(path: str, body: dict, token: str):
+        content = json.dumps(body).encode()
+        scope = {"type": "http", "method": "POST", "path": path, "root_path": "", "query_string": b"",
+                 "scheme": "http", "server": ("testserver", 80), "client": ("127.0.0.1", 40000),
+                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(content)).encode()), (b"x-seat-token", token.encode())]}
+        found = routes.route(scope)
+        assert found is not None
+        return routes.respond(ASGIRequest(scope, io.BytesIO(content)), *found)
+
+    return post
 
 
 def moves(plan, count, next_move):

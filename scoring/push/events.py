@@ -28,6 +28,7 @@ from django.db.models.expressions import Combinable
 from django.db.models.functions import Now
 
 from scoring.models import EventCounter, LiveEvent, Partition, result_summary
+from tournaments.prepared import PreparedInsert
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,10 @@ def _next_number(tournament_id: int) -> tuple[int, datetime]:
     return counter.annotate(now=Now()).values_list("last", "now").get()
 
 
+#: An event's INSERT (one a change), written once.
+_NEW_EVENT = PreparedInsert(LiveEvent)
+
+
 def message(event: LiveEvent) -> dict[str, Any]:
     """What a live screen gets of ``event``: its number, its kind and its data."""
     return {"tournament": event.tournament_id, "number": event.number, "kind": event.kind, "data": event.data}
@@ -71,12 +76,12 @@ def announce(partition: Partition, kind: str, data: Mapping[str, Any], *,
     table = partition.table
     tour = table.tour
     number, at = _next_number(tour.tournament_id)
-    event = LiveEvent.objects.create(
+    event = _NEW_EVENT.insert(LiveEvent(
         tournament_id=tour.tournament_id, number=number, tour=tour, table=table, partition=partition, kind=kind,
         at=at, data={
             "tour": tour.number, "table": table.number, "partition": partition.pk, "version": partition.version,
             "at": at.isoformat(), "kind": kind, "actions": list(actions or [kind]),
-            "result": result_summary(partition), "state": dict(data)})
+            "result": result_summary(partition), "state": dict(data)}))
     if settings.REDIS_URL:
         text = json.dumps(message(event), cls=DjangoJSONEncoder)
         transaction.on_commit(functools.partial(publish, tour.tournament_id, text), robust=True)

@@ -67,7 +67,7 @@ from scoring.recording import clock
 from scoring.recording.state import table_state, with_players
 from tournaments.models import Tour
 from tournaments.permissions import AnyUser
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, PreparedUpdate
 from tournaments.web import jsonreader
 
 from scoring.recording.hands import sees_deal
@@ -223,7 +223,7 @@ class SportsTable(TableEntry):
             partition.save()
         else:  # a move within the deal: the rest of the state, which grows with the deals, stays
             partition.current = game.current.to_dict()
-            partition.save(update_fields=["current", "version"])
+            _SAVE_MOVE.save(partition)
         # A live entry counts the engine's events, from which its version is read back
         # (services.state_at); a full one (the score sheet's) keeps the state itself.
         return data if full else {**data, "events": len(game.events)}
@@ -455,6 +455,8 @@ def _lock(skip_locked: bool) -> Prepared[LiveTable]:
 
 #: A live table's rows, locked (compiled once: the compilation of the joins cost more than PostgreSQL's work).
 _LOCK, _LOCK_OR_SKIP = _lock(False), _lock(True)
+#: The writes of a change of a live table, written once: its live row, and a move within a deal.
+_SAVE_LIVE, _SAVE_MOVE = PreparedUpdate(LiveTable), PreparedUpdate(Partition, ["current", "version"])
 
 
 def _locked(partition_id: int, *, skip_locked: bool = False) -> tuple[Partition, LiveTable | None] | None:
@@ -530,7 +532,7 @@ def change(partition_id: int, actor: Actor, check: Check, act: Callable[[Step], 
                 align(step)
             except engine.RulesError as error:
                 raise engine_error(error) from None
-            step.live.save()
+            _SAVE_LIVE.save(step.live)
         step.announce()
     if step.read:
         step.kind.keep(step)

@@ -19,6 +19,7 @@ from tournaments.models import Tour
 
 from scoring.models import Partition, PartitionChange, SeatResult, result_summary
 from tournaments.permissions import AnyUser
+from tournaments.prepared import PreparedInsert
 
 #: The refresh of the ratings (tournaments.rating.tasks), sent by name: it sits above this module.
 RATE_TASK = "tournaments.rating.refresh"
@@ -88,6 +89,10 @@ def store_state(partition: Partition, game: engine.Partition) -> None:
     partition.started_at = partition.started_at or now
 
 
+#: An audit entry's INSERT (one a change), written once.
+_NEW_CHANGE = PreparedInsert(PartitionChange)
+
+
 def append(partition: Partition, action: str, data: Mapping[str, Any], *, user: AnyUser, address: str | None,
            before: Mapping[str, Any], reason: str = "", key: str = "", keep_state: bool = True) -> PartitionChange:
     """The last step of every change, inside its transaction, the partition row locked and its
@@ -95,13 +100,13 @@ def append(partition: Partition, action: str, data: Mapping[str, Any], *, user: 
     the engine's state after it unless ``keep_state`` is off, as for a live move, whose deal is in
     ``data``), and the tour's status when the partition's changed."""
     try:
-        change = PartitionChange.objects.create(
+        change = _NEW_CHANGE.insert(PartitionChange(
             partition=partition, version=partition.version, action=action, data=dict(data), reason=reason,
             user=user if user is not None and user.is_authenticated else None, address=address,
             idempotency_key=key, before=dict(before), after=result_summary(partition),
             # Without the snapshot, derived and as large as the rest: an old version is replayed.
             state=({**{k: v for k, v in partition.state.items() if k != "snapshot"}, "current": partition.current}
-                   if keep_state and partition.state else None))
+                   if keep_state and partition.state else None)))
     except IntegrityError:
         # Two retries with one key at the same instant: the row lock makes this unreachable on
         # PostgreSQL, but a unique constraint is the guarantee. The whole change rolls back.
