@@ -45,9 +45,9 @@ class _Compiled:
 
 
 class Prepared(Generic[M]):
-    """``Prepared(lambda pk: Model.objects....filter(pk=pk))``: the queryset of whole-number
-    parameters (``arity`` of them), compiled for its database on the first call (inside a
-    transaction when it locks rows)."""
+    """``Prepared(lambda pk: Model.objects....filter(pk=pk))``: the queryset of ``arity``
+    parameters, whole numbers or texts (compared with a text column), compiled for its database on
+    the first call (inside a transaction when it locks rows)."""
 
     def __init__(self, build: Callable[..., models.QuerySet[M]], arity: int = 1, using: str = "default") -> None:
         self._build, self._arity, self._using = build, arity, using
@@ -63,17 +63,20 @@ class Prepared(Generic[M]):
                     raise ValueError("A prepared query reads model rows only.")
                 compiler = queryset.query.get_compiler(using=self._using)
                 sql, params = compiler.as_sql()
-                if any(param not in placeholders for param in params):
+                # A text column's filter turns the number into its text.
+                which: dict[int | str, int] = {**{p: n for n, p in enumerate(placeholders)},
+                                               **{str(p): n for n, p in enumerate(placeholders)}}
+                if any(param not in which for param in params):
                     raise ValueError("A prepared query takes its parameters, and no other value.")
                 info, select = compiler.klass_info, compiler.select
                 assert info is not None
                 columns = slice(info["select_fields"][0], info["select_fields"][-1] + 1)
-                self._compiled = _Compiled(sql, [placeholders.index(param) for param in params], compiler, columns,
+                self._compiled = _Compiled(sql, [which[param] for param in params], compiler, columns,
                                            [column[0].target.attname for column in select[columns]],
                                            get_related_populators(info, select, self._using))
             return self._compiled
 
-    def all(self, *values: int) -> list[M]:
+    def all(self, *values: int | str) -> list[M]:
         """The instances the queryset of ``values`` would give, in its order."""
         compiled = self._compile()
         connection = connections[self._using]
@@ -92,7 +95,7 @@ class Prepared(Generic[M]):
             found.append(instance)
         return found
 
-    def first(self, *values: int) -> M | None:
+    def first(self, *values: int | str) -> M | None:
         """The one instance of ``values`` (a query by key), or None."""
         found = self.all(*values)
         return found[0] if found else None

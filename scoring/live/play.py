@@ -40,6 +40,7 @@ from tournaments.permissions import can_referee, can_referee_all
 
 from scoring.recording import clock
 from tournaments.permissions import AnyUser
+from tournaments.prepared import Prepared
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -83,12 +84,16 @@ def _playing(step: Step) -> None:
         raise ValidationError(_("The table is paused: the referee resumes it first."))
 
 
+#: The seats a device holds at a table (compiled once: a phone's every move and read asks it).
+_HELD = Prepared(lambda pk, token: SeatHolder.objects.filter(partition_id=pk, token_hash=token).order_by("seat"),
+                 arity=2)
+
+
 def seats_held(partition_id: int, token: str) -> list[int]:
     """The seats (of a digital table) the device with ``token`` holds."""
     if not token:
         return []
-    return list(SeatHolder.objects.filter(partition_id=partition_id, token_hash=token_hash(token))
-                .values_list("seat", flat=True))
+    return [holder.seat for holder in _HELD.all(partition_id, token_hash(token))]
 
 
 def held(actor: Actor, partition_id: int) -> list[int]:

@@ -10,6 +10,7 @@ from django.db.models import Value
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import LiveTable
+from scoring.live import play
 from scoring.recording import pipeline
 from tournaments.models import Player
 from tournaments.prepared import Prepared
@@ -66,3 +67,18 @@ def test_the_players_of_a_table_by_their_seats(digital):
     expected = list(Player.objects.filter(pk__gte=low, pk__lte=high).order_by("pk").values_list("pk", flat=True))
     assert [p.pk for p in between.all(low, high)] == expected and len(expected) >= 4
     assert between.all(high, low) == []
+
+
+def test_the_seats_a_token_holds_a_text_parameter(digital):
+    pk = digital["p1"].pk
+    for seat, token in digital["tokens"].items():
+        with CaptureQueriesContext(connection) as queries:
+            assert play.seats_held(pk, token) == [seat]
+        assert len(queries) == 1
+    assert play.seats_held(pk, "forged") == [] and play.seats_held(pk, "") == []
+    assert play.seats_held(pk + 1, digital["tokens"][1]) == []  # its table only
+    # A text column compared with a number's text is the parameter too; another text is refused.
+    by_name = Prepared(lambda pk, name: Player.objects.filter(pk=pk, last_name=name), arity=2)
+    player = Player.objects.get(pk=digital["p1"].table.seat1_id)
+    assert by_name.first(player.pk, player.last_name) == player
+    assert by_name.first(player.pk, player.last_name + "x") is None
