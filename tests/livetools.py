@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
 
 from django.test import Client
 from django.utils import timezone
@@ -94,3 +103,41 @@ def watch(page, problems: list) -> None:
     page.on("console", lambda message: "Content Security Policy" in message.text
             and problems.append((page.url, message.text)))
     page.on("pageerror", lambda error: problems.append((page.url, str(error))))
+
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def asgi_server(database_url: str, folder: Path, wait: float = 60) -> Iterator[int]:
+    """The project's ASGI server as config/run.sh starts it (gunicorn, one of config.server's
+    workers, config.asgi's application) on a free port, on the test's committed database: its port.
+    Its log is ``folder / "server.log"``; it is stopped at the end."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": database_url, "VAR_DIR": str(folder / "var")}
+    log = folder / "server.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "config.asgi:application", "--worker-class",
+             "config.server.Worker", "--workers", "1", "--bind", f"127.0.0.1:{port}"],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        yield port
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()

@@ -7,13 +7,8 @@ from __future__ import annotations
 import asyncio
 import http.client
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -30,11 +25,11 @@ from tournaments import tours
 from tournaments.models import Tournament
 
 from builders import finish_tour, refereed_tour, tournament, user
+from livetools import asgi_server
 from scoring.recording import commands
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the streams read in threads of their own
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
 LEVEL_FISH = {"end": "fish", "seat": 2, "pips": {"A": 10, "B": 10}}
 WAIT = 60  # seconds: only a broken stream waits this long
 
@@ -372,12 +367,6 @@ def test_under_wsgi_the_view_answers_what_the_stream_sends_first_and_ends(s):
 # -- a real ASGI server ----------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class EventReader:
     """An SSE client over http.client: reads events one by one."""
 
@@ -411,24 +400,7 @@ class EventReader:
 
 def test_a_real_asgi_server_streams_and_a_reconnection_gets_exactly_what_it_missed(s, database_url_for_processes,
                                                                                   tmp_path):
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": database_url_for_processes, "VAR_DIR": str(tmp_path / "var")}
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "config.asgi:application", "--worker-class",
-             "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}"],
-            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            assert server.poll() is None, log.read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+    with asgi_server(database_url_for_processes, tmp_path) as port:
         path = f"/api/tournaments/{s['t'].slug}/live/events/"
         reader = EventReader(port, path)
         assert reader.response.getheader("Content-Type") == "text/event-stream; charset=utf-8"
@@ -445,10 +417,4 @@ def test_a_real_asgi_server_streams_and_a_reconnection_gets_exactly_what_it_miss
         after = reader.next()
         reader.close()
         assert [(e["id"], e["event"]) for e in missed + [after]] == [("2", "deal"), ("3", "lead"), ("4", "deal")]
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+

@@ -9,6 +9,7 @@ several requests at once."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import threading
 
@@ -18,6 +19,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 
 from config.asgi import django_application
+from livetools import asgi_server, live_tour, seated
 from scoring.models import LiveTable, SeatHolder
 from scoring.web.phones import PhoneRoutes
 from tournaments.web.uploads import BoundedBodies
@@ -203,31 +205,8 @@ def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processe
     """Through gunicorn and the project's worker, the lean path's pool of threads: the four phones
     read at once, then the table is played move by move with the others reading meanwhile; every
     move is stored once and each answer is the table after it."""
-    import http.client
-    import os
-    import signal
-    import socket
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
-    from livetools import live_tour, seated
-
     world = live_tour("digital")
     world["tokens"] = seated(world)
-    port = socket.socket()
-    port.bind(("127.0.0.1", 0))
-    number = port.getsockname()[1]
-    port.close()
-    base = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "DATABASE_URL": database_url_for_processes, "VAR_DIR": str(tmp_path / "var"), "REDIS_URL": ""}
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "config.asgi:application", "--worker-class",
-             "config.server.Worker", "--workers", "1", "--bind", f"127.0.0.1:{number}"],
-            cwd=base, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def request(method, path, seat=None, body=None):
         connection = http.client.HTTPConnection("127.0.0.1", number, timeout=30)
@@ -240,16 +219,7 @@ def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processe
         connection.close()
         return answer.status, data
 
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, log.read_text()
-            try:
-                socket.create_connection(("127.0.0.1", number), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+    with asgi_server(database_url_for_processes, tmp_path) as number:
         path = url(world)
         moves = 0
         while moves < 12:
@@ -275,11 +245,4 @@ def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processe
         assert moves >= 4
         table = LiveTable.objects.get(pk=world["p1"].pk)
         assert table.turn == live["turn"] + 1
-        assert "Traceback" not in log.read_text()
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        assert "Traceback" not in (tmp_path / "server.log").read_text()
