@@ -208,9 +208,13 @@ class PhoneRoutes:
         """The answer, in the worker thread: the signals of a request around it (the database
         connection is taken and given back), the middleware, the action."""
         set_script_prefix(get_script_prefix(request.scope))
-        signals.request_started.send(sender=self.__class__, scope=request.scope)
-        request.phone = (route, pk)  # type: ignore[attr-defined]
-        response = self.chain(request)
+        try:
+            signals.request_started.send(sender=self.__class__, scope=request.scope)
+            request.phone = (route, pk)  # type: ignore[attr-defined]
+            response = self.chain(request)  # every exception is an answer (convert_exception_to_response)
+        except BaseException:
+            signals.request_finished.send(sender=self.__class__)  # the connection goes back all the same
+            raise
         if response.status_code >= 400:  # as Django's handler logs them
             log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
         response.close()  # request_finished: the database connection goes back to the pool

@@ -246,3 +246,21 @@ def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processe
         table = LiveTable.objects.get(pk=world["p1"].pk)
         assert table.turn == live["turn"] + 1
         assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+def test_a_server_error_is_answered_and_logged_as_django_does(both, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug nobody foresaw")
+
+    monkeypatch.setattr("scoring.live.play.move", broken)
+    seat, turn, _ = to_move(both)
+    body = json.dumps({"turn": turn, "pass": True}).encode()
+    status, error = same(both, "POST", url(both, "move"), JSON + token(both, seat) + [(b"accept-language", b"en")],
+                         body)
+    assert (status, error) == (500, {"detail": "A server error occurred."})
+    # Each way: the traceback, then the answer (ApiMiddleware's JSON in place of the 500 page) as
+    # Django's handler logs every error answer.
+    errors = [r for r in caplog.records if r.name == "django.request" and r.levelname == "ERROR"]
+    tracebacks = [r for r in errors if r.exc_info]
+    assert len(errors) == 4 and len(tracebacks) == 2
+    assert all("a bug nobody foresaw" in str(r.exc_info[1]) for r in tracebacks)
