@@ -43,8 +43,9 @@ def call(app, method: str, path: str, headers: list[tuple[bytes, bytes]] | None 
     """One request through ``app``, from this thread (its synchronous parts run here, in the test's
     transaction): (status, headers, body)."""
     sent: list[dict] = []
+    path, _, query = path.partition("?")
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": query.encode(),
              "server": ("testserver", 80), "client": ("203.0.113.9", 40000),
              "headers": [(b"host", b"testserver"), *(headers or [])]}
     if body:
@@ -138,6 +139,9 @@ def test_a_phones_reads_are_answered_as_django_answers_them(both):
     assert (status, error) == (404, {"detail": "There is no live table 999999."})
     assert same(both, "GET", url(both), [(b"accept", b"text/html")])[0] == 406
     assert same(both, "GET", url(both), [(b"accept", b"application/json; indent=4")])[0] == 200
+    # DRF's format override in the query: a renderer the API has not is a 404; others are ignored.
+    assert same(both, "GET", url(both) + "?format=api")[0] == 404
+    assert same(both, "GET", url(both) + "?format=json&after=3")[0] == 200
 
 
 def test_a_phones_move_and_its_refusals_are_answered_as_django_answers_them(both):
