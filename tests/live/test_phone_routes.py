@@ -268,3 +268,22 @@ def test_a_server_error_is_answered_and_logged_as_django_does(both, monkeypatch,
     tracebacks = [r for r in errors if r.exc_info]
     assert len(errors) == 4 and len(tracebacks) == 2
     assert all("a bug nobody foresaw" in str(r.exc_info[1]) for r in tracebacks)
+
+
+def test_a_phone_gone_before_its_body_arrived_gets_nothing_and_nothing_is_done(both):
+    seat, turn, _ = to_move(both)
+    sent: list[dict] = []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": url(both, "move"), "raw_path": url(both, "move").encode(), "root_path": "",
+             "query_string": b"", "server": ("testserver", 80), "client": ("203.0.113.9", 40000),
+             "headers": [(b"host", b"testserver"), *JSON, *token(both, seat), (b"content-length", b"40")]}
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    async_to_sync(both["lean"])(scope, receive, send)
+    assert sent == [] and both["spy"].calls == 0
+    assert to_move(both)[1] == turn
