@@ -104,16 +104,21 @@ class Prepared(Generic[M]):
         return f"Prepared({self._compiled.sql if self._compiled else 'not compiled yet'!r})"
 
 
-def _refuse_listened(model: type[models.Model]) -> None:
+def _values(instance: models.Model, fields: list[models.Field], add: bool,
+            connection: BaseDatabaseWrapper) -> list[Any]:
+    """The values of ``fields`` as Django's save takes them (``pre_save``: ``auto_now``) and its
+    compilers put them in a statement (SQLUpdateCompiler, SQLInsertCompiler). A model something
+    listens to on save is refused: a prepared write sends no signal."""
+    model = type(instance)
     if any(signal.has_listeners(model) for signal in (pre_save, post_save)):
         raise ValueError(f"{model.__name__} is listened to on save: a prepared write would not send the signals.")
-
-
-def _prepared(field: models.Field, value: Any, connection: BaseDatabaseWrapper) -> Any:
-    """The value as Django's compilers put it in a statement (SQLUpdateCompiler, SQLInsertCompiler)."""
-    if hasattr(value, "resolve_expression"):
-        raise ValueError(f"A prepared write takes values, not expressions ({field.name}).")
-    return field.get_db_prep_save(value, connection=connection)
+    values = []
+    for field in fields:
+        value = field.pre_save(instance, add)
+        if hasattr(value, "resolve_expression"):
+            raise ValueError(f"A prepared write takes values, not expressions ({field.name}).")
+        values.append(field.get_db_prep_save(value, connection=connection))
+    return values
 
 
 class PreparedUpdate(Generic[M]):
@@ -135,12 +140,11 @@ class PreparedUpdate(Generic[M]):
 
     def save(self, instance: M) -> None:
         connection = connections[self._using]
-        _refuse_listened(self._model)
+        params = _values(instance, self._fields, False, connection)
         if self._sql is None:
             quote, meta = connection.ops.quote_name, self._model._meta
             columns = ", ".join(f"{quote(field.column)} = %s" for field in self._fields)
             self._sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
-        params = [_prepared(field, field.pre_save(instance, False), connection) for field in self._fields]
         params.append(self._model._meta.pk.get_db_prep_value(instance.pk, connection))
         with transaction.mark_for_rollback_on_error(self._using), connection.cursor() as cursor:
             cursor.execute(self._sql, params)
@@ -150,9 +154,8 @@ class PreparedUpdate(Generic[M]):
 
 class PreparedInsert(Generic[M]):
     """``Model.objects.create(...)`` for a model with an automatic key: ``insert(Model(...))``
-    writes the INSERT Django's save writes (every column but the key, each value as its compiler
-    prepares it), written once; the key comes back into the instance. A model something listens to
-    on save is refused: a prepared write sends no signal."""
+    writes the INSERT Django's save writes (every column but the key, with the values
+    :func:`_values` takes), written once; the key comes back into the instance."""
 
     def __init__(self, model: type[M], using: str = "default") -> None:
         meta = model._meta
@@ -168,7 +171,7 @@ class PreparedInsert(Generic[M]):
         meta = self._model._meta
         auto = meta.auto_field
         assert auto is not None
-        _refuse_listened(self._model)
+        params = _values(instance, self._fields, True, connection)
         if self._sql is None:
             if not connection.features.can_return_columns_from_insert:
                 raise ValueError("A prepared insert needs INSERT ... RETURNING.")
@@ -176,7 +179,6 @@ class PreparedInsert(Generic[M]):
             returning, _params = connection.ops.return_insert_columns([auto])
             self._sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in self._fields)}) "
                          f"VALUES ({', '.join(['%s'] * len(self._fields))}) {returning}")
-        params = [_prepared(field, field.pre_save(instance, True), connection) for field in self._fields]
         with transaction.mark_for_rollback_on_error(self._using), connection.cursor() as cursor:
             cursor.execute(self._sql, params)
             row = cursor.fetchone()

@@ -12,14 +12,15 @@ of a process wait on PostgreSQL at once, not in turn in Django's one thread for 
   body's serializer, the service of :mod:`scoring.live.play` and so the one pipeline, the table as
   the phone sees it), through DRF's own ``Request`` (parsing, the JSON reader's limits, the content
   negotiation) and the API's exception handler: the same answers, errors included;
-- through the middleware of ``settings.MIDDLEWARE`` that shapes such an answer (the language, the
-  security headers, the error body), in their order; the ones it leaves out are named in
+- through the middleware of ``settings.MIDDLEWARE`` that shapes such an answer (the redirect to
+  HTTPS, the Host check, the language, the security headers, the error body), in their order; the
+  ones it leaves out are named in
   :data:`NOT_FOR_PHONES` with the reason, and a middleware in neither list stops the process at
   start-up, so none is left out unseen;
 - a request signed in (a session cookie, an ``Authorization`` header), of another method or path,
   or that this path would not answer as Django does (a body refused by
-  :class:`~tournaments.web.uploads.BoundedBodies`, a bad Host, a plain-HTTP request to be
-  redirected, a body Django cannot read) goes to Django's handler, its body replayed.
+  :class:`~tournaments.web.uploads.BoundedBodies`, whose 413 the body limit's middleware answers
+  from the view's limit; a body Django cannot read) goes to Django's handler, its body replayed.
 
 ``tests/live/test_phone_routes.py`` sends each request of a corpus both ways and compares the
 status, the headers and the body.
@@ -36,7 +37,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core import signals
-from django.core.exceptions import DisallowedHost, ImproperlyConfigured, RequestAborted
+from django.core.exceptions import ImproperlyConfigured, RequestAborted
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest, get_script_prefix
 from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpResponse
@@ -57,11 +58,11 @@ from tournaments.web.uploads import REFUSED
 
 #: The middleware of ``settings.MIDDLEWARE`` a phone's answer goes through, in that setting's order.
 FOR_PHONES = frozenset({
-    "django.middleware.security.SecurityMiddleware",  # the redirect to HTTPS is Django's (below); the headers
+    "django.middleware.security.SecurityMiddleware",  # the redirect to HTTPS; the headers
     "csp.middleware.CSPMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # Content-Language
     "tournaments.web.api.ApiMiddleware",  # the language asked for; every error as JSON
-    "django.middleware.common.CommonMiddleware",  # Content-Length
+    "django.middleware.common.CommonMiddleware",  # the Host check; Content-Length
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 })
 #: The middleware a phone's request does without, and why.
@@ -78,19 +79,18 @@ NOT_FOR_PHONES = {
 
 @dataclass(frozen=True)
 class Route:
-    """A phone's request: its method, the function of :mod:`scoring.web.live_api` that answers it,
-    and the Allow header DRF sends with it."""
+    """A phone's request: the function of :mod:`scoring.web.live_api` that answers it, and the
+    Allow header DRF sends with it."""
 
-    method: str
     action: Callable[..., dict[str, Any]]
     allow: str
 
 
 ROUTES = {
-    ("GET", ""): Route("GET", read_table, "GET, HEAD, OPTIONS"),
-    ("POST", "move"): Route("POST", move_tile, "POST, OPTIONS"),
-    ("POST", "draw"): Route("POST", draw_tile, "POST, OPTIONS"),
-    ("POST", "seat"): Route("POST", take_seat, "POST, OPTIONS"),
+    ("GET", ""): Route(read_table, "GET, HEAD, OPTIONS"),
+    ("POST", "move"): Route(move_tile, "POST, OPTIONS"),
+    ("POST", "draw"): Route(draw_tile, "POST, OPTIONS"),
+    ("POST", "seat"): Route(take_seat, "POST, OPTIONS"),
 }
 #: Their paths (api_urls: ``partitions/<int:pk>/live/`` and its actions; Django's int is [0-9]+).
 PATH = re.compile(r"/api/partitions/([0-9]+)/live/(?:(move|draw|seat)/)?")
@@ -184,7 +184,7 @@ class PhoneRoutes:
         except RequestAborted:  # the client is gone
             return
         request, _error = self.app.create_request(scope, body_file)
-        if request is None or REFUSED in scope or not self.answerable(request):
+        if request is None or REFUSED in scope:
             body = body_file.read()
             body_file.close()
             return await self.app(scope, _replay(body, receive), send)
@@ -193,16 +193,6 @@ class PhoneRoutes:
             await self.app.send_response(response, send)
         finally:
             body_file.close()
-
-    @staticmethod
-    def answerable(request: ASGIRequest) -> bool:
-        """Whether this path answers ``request`` as Django would: its Host is allowed, and it needs
-        no redirect to HTTPS."""
-        try:
-            request.get_host()
-        except DisallowedHost:
-            return False
-        return request.is_secure() or not settings.SECURE_SSL_REDIRECT
 
     def respond(self, request: ASGIRequest, route: Route, pk: int) -> HttpResponse:
         """The answer, in the worker thread: the signals of a request around it (the database
@@ -228,7 +218,7 @@ class PhoneRoutes:
             renderer, media_type = self.negotiator.select_renderer(drf, self.renderers)
             drf.accepted_renderer, drf.accepted_media_type = renderer, media_type
             actor = play.Actor(drf.user, request.headers.get("X-Seat-Token", ""), client_address(request))
-            body = drf.data if route.method == "POST" else None
+            body = drf.data if request.method == "POST" else None
             response: Response | None = Response(route.action(actor, pk, body, device_id(request.headers)))
         except Exception as exc:
             stale = stale_turn(exc)

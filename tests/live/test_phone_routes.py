@@ -16,6 +16,7 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.signals import request_finished, request_started
+from django.core.asgi import get_asgi_application
 from django.db import close_old_connections, transaction
 
 from config.asgi import django_application
@@ -179,6 +180,17 @@ def test_a_seat_claim_and_its_refusals_are_answered_as_django_answers_them(both)
     assert same(both, "POST", url(both, "seat", pk=999999), JSON, b'{"seat": 2, "pin": "2580"}')[0] == 404
 
 
+def test_a_bad_host_and_a_plain_http_request_are_refused_by_the_same_middleware(both, settings):
+    assert same(both, "GET", url(both), [(b"host", b"evil.example")])[0] == 400
+    settings.SECURE_SSL_REDIRECT = True  # read when the middleware is made: both applications made again
+    django = get_asgi_application()
+    spy = Spy(django)
+    again = {**both, "lean": BoundedBodies(PhoneRoutes(spy, thread_sensitive=True)), "django": BoundedBodies(django),
+             "spy": spy}
+    status, _ = same(again, "GET", url(both))
+    assert status == 301
+
+
 def test_what_the_lean_path_does_not_answer_reaches_django_whole(both, settings):
     seat, turn, _ = to_move(both)
     body = json.dumps({"turn": turn, "pass": True}).encode()
@@ -187,7 +199,6 @@ def test_what_the_lean_path_does_not_answer_reaches_django_whole(both, settings)
                 lean=False)[0] in (401, 403)
     assert same(both, "POST", url(both, "move"), JSON + [(b"authorization", b"Token nonsense")], body,
                 lean=False)[0] == 401
-    assert same(both, "GET", url(both), [(b"host", b"evil.example")], lean=False)[0] == 400
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100  # BoundedBodies refuses the body: Django answers 413
     status, error = same(both, "POST", url(both, "move"), JSON, b'{"turn": 1, "pad": "' + b"x" * 200 + b'"}',
                          lean=False)
