@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -42,6 +43,9 @@ class _Compiled:
     columns: slice  # the model's own columns in a row
     names: list[str]  # their attributes
     populators: list[Any]  # the related instances' (select_related)
+    #: Each connection's copy of the compiler and its converters, built on its first call: the
+    #: converters are the calling thread's connection's, not the one the query was compiled on.
+    converters: weakref.WeakKeyDictionary[BaseDatabaseWrapper, tuple[SQLCompiler, dict[int, Any]]]
 
 
 class Prepared(Generic[M]):
@@ -73,7 +77,8 @@ class Prepared(Generic[M]):
                 columns = slice(info["select_fields"][0], info["select_fields"][-1] + 1)
                 self._compiled = _Compiled(sql, [which[param] for param in params], compiler, columns,
                                            [column[0].target.attname for column in select[columns]],
-                                           get_related_populators(info, select, self._using))
+                                           get_related_populators(info, select, self._using),
+                                           weakref.WeakKeyDictionary())
             return self._compiled
 
     def all(self, *values: int | str) -> list[M]:
@@ -83,12 +88,16 @@ class Prepared(Generic[M]):
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, [values[n] for n in compiled.params])
             rows = cursor.fetchall()
-        # The converters are the calling thread's connection's, not the one it was compiled on.
-        compiler = copy.copy(compiled.compiler)
-        compiler.connection = connection
+        converting = compiled.converters.get(connection)
+        if converting is None:
+            compiler = copy.copy(compiled.compiler)
+            compiler.connection = connection
+            converting = compiled.converters[connection] = (compiler, compiler.get_converters(
+                [column[0] for column in compiler.select[:compiler.col_count]]))
+        compiler, converters = converting
         model = compiler.klass_info["model"]
         found = []
-        for row in compiler.results_iter([rows]):
+        for row in compiler.apply_converters(rows, converters) if converters else map(list, rows):
             instance = model.from_db(self._using, compiled.names, row[compiled.columns])
             for populator in compiled.populators:
                 populator.populate(row, instance)

@@ -158,8 +158,16 @@ def other_half(index: TileIndex, number: Number) -> Number:
     return OTHER[index * 7 + number]
 
 
+#: Each tile as it is stored, ``"a-b"`` either way round: the replay of a stored deal parses some
+#: thirty a move.
+_WRITTEN: Final[dict[str, TileIndex]] = {f"{a}-{b}": index for (a, b), index in _INDEX.items()}
+
+
 def parse_tile(text: str) -> TileIndex:
     """Index of a tile written ``"a-b"``; :class:`IllegalMove` naming the text otherwise."""
+    index = _WRITTEN.get(text) if type(text) is str else None
+    if index is not None:
+        return index
     parts = text.split("-") if isinstance(text, str) else ()
     if len(parts) == 2 and all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         key = (int(parts[0]), int(parts[1]))
