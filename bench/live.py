@@ -240,7 +240,7 @@ class Services:
         self.worker_logs += 1
         self.worker = self._start(f"worker-{self.worker_logs}", [
             sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2", "--loglevel=info",
-            "-Q", "bench-live.clock,bench-live.sweep"])  # run.sh's clocks' worker
+            "-Q", "bench-live.sweep"])  # run.sh's clocks' worker
 
     def wait_worker(self, limit: float = 60) -> None:
         log = self.dir / f"worker-{self.worker_logs}.log"

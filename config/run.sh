@@ -15,12 +15,12 @@ stop() {
 trap 'stop; exit 0' INT TERM  # asked to stop: a clean exit
 trap stop EXIT                # one of them died: stop the others, keep the failing status
 
-# Two workers (config/settings.py, CLOCK_QUEUE): the clocks' (move timers and the beat's sweep,
-# each on its own queue) and the jobs' (PDF batches, clean-ups), so a batch never delays a timeout.
+# Two workers (config/settings.py, SWEEP_QUEUE): the clocks' (the beat's sweep, on its own queue)
+# and the jobs' (PDF batches, clean-ups), so a batch never delays a timeout.
 # The clocks' worker and the beat log warnings only: at INFO they write three lines a second (the
 # sweep), and every timeout is in the partition's audit trail anyway.
 QUEUE=${CELERY_TASK_DEFAULT_QUEUE:-domino}
-"$BIN/celery" -A config worker --loglevel=warning --concurrency=2 -n "clock@%h" -Q "$QUEUE.clock,$QUEUE.sweep" &
+"$BIN/celery" -A config worker --loglevel=warning --concurrency=2 -n "clock@%h" -Q "$QUEUE.sweep" &
 "$BIN/celery" -A config worker --loglevel=info --concurrency=2 -n "jobs@%h" -Q "$QUEUE" &
 # The periodic tasks (CELERY_BEAT_SCHEDULE): one beat only, or each would send them. Its schedule
 # file is in VAR_DIR (CELERY_BEAT_SCHEDULE_FILENAME).

@@ -279,20 +279,17 @@ else:
 # own under ASGI, and each made its backend (and its Redis connections) anew: 4 % of a live move.
 CELERY_RESULT_BACKEND_THREAD_SAFE = True
 # Celery's Django fixup closes a prefork worker's database connections before and after every
-# task, and with the connection pool it closes the whole pool: each timer then opened a new
+# task, and with the connection pool it closes the whole pool: each clock task then opened a new
 # PostgreSQL connection (a backend started, authenticated and configured): 88 a second at 250
 # live tables. With this it closes them every this many tasks, and a task reuses its process's
 # connection meanwhile (Celery's documented knob for it).
 CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 200)
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domino"
-# The clocks' tasks have queues of their own, taken by a worker of their own (config/run.sh): a
-# batch of PDFs never delays a timeout, and the beat's sweep never waits behind a crowd of move
-# timers (the worker takes from its queues in turn), so a busy clock service is not taken for a
-# dead one (CLOCK_OUTAGE_SECONDS).
-CLOCK_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.clock"
+# The clocks' sweep has a queue of its own, taken by a worker of its own (config/run.sh): a batch
+# of PDFs never delays a timeout, and a busy jobs' worker is not taken for a dead clock service
+# (CLOCK_OUTAGE_SECONDS).
 SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweep"
-CELERY_TASK_ROUTES = {"scoring.live.expire_turn": {"queue": CLOCK_QUEUE},
-                      "scoring.live.sweep": {"queue": SWEEP_QUEUE}}
+CELERY_TASK_ROUTES = {"scoring.live.sweep": {"queue": SWEEP_QUEUE}}
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
 CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.push.tasks", "scoring.live.timers", "tournaments.rating.tasks")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
@@ -307,9 +304,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic tasks: ONE `celery beat` process sends them (config/run.sh); it keeps when each ran
 # last in this file.
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The beat sends the clocks' sweep every CLOCK_SWEEP_SECONDS; a round looks for the deadlines that
+# have passed CLOCK_SWEEP_PASSES times, evenly spread over it, so a timeout is recorded within about
+# CLOCK_SWEEP_SECONDS / CLOCK_SWEEP_PASSES after its deadline, with one task a second (README, "Live
+# tables").
+CLOCK_SWEEP_SECONDS = 1.0
+CLOCK_SWEEP_PASSES = env_int("CLOCK_SWEEP_PASSES", 4)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # The live clocks' sweep, every second (README, "Live tables").
-    "record the live clocks that ran out": {"task": "scoring.live.sweep", "schedule": 1.0,
+    "record the live clocks that ran out": {"task": "scoring.live.sweep", "schedule": CLOCK_SWEEP_SECONDS,
                                             "options": {"expires": 5}},
     "forget old live events": {"task": "scoring.push.tasks.purge_events", "schedule": timedelta(hours=1)},
 }

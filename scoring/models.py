@@ -190,7 +190,7 @@ class LiveTable(models.Model):
     Every instant is
     the database's clock. ``turn`` counts the moves awaited: a move or a timeout names the turn
     it was made for, so a timeout recorded meanwhile does not turn a move on its way into a
-    conflict, and a timer task of an earlier turn does nothing."""
+    conflict."""
 
     class Mode(models.TextChoices):
         DIGITAL = "digital", _("Digital table")
@@ -215,9 +215,6 @@ class LiveTable(models.Model):
     lapses = models.PositiveSmallIntegerField(default=0)
     turn_paused = models.FloatField(default=0)  # seconds of pauses during this turn
     deadline = models.DateTimeField(_("move deadline"), null=True, blank=True)
-    # The deadline of the table's outstanding timer task (due then): one per table, not one per
-    # move; None while no move clock runs (scoring.recording.pipeline, "the timers").
-    timer_at = models.DateTimeField(null=True, blank=True)
     # At the referee's clock: the referee ended deal ``deal`` and enters its result; no move is
     # awaited, no move clock runs until it is recorded (scoring.recording.pipeline.align).
     deal_over = models.BooleanField(default=False)
@@ -253,7 +250,7 @@ class LiveTable(models.Model):
 
 class ClockLapse(models.Model):
     """A move clock that ran out: the guarantee that each lapse of a turn is recorded once,
-    whichever of the request, the timer task and the sweep gets there first."""
+    whichever of the request and the sweep gets there first."""
 
     partition = models.ForeignKey(Partition, on_delete=models.CASCADE, related_name="lapses")
     turn = models.PositiveIntegerField()
@@ -261,7 +258,7 @@ class ClockLapse(models.Model):
     seat = models.PositiveSmallIntegerField()
     deadline = models.DateTimeField()
     at = models.DateTimeField()
-    by = models.CharField(max_length=10)  # request, task or sweep
+    by = models.CharField(max_length=10)  # request or sweep ("task": a timer task, before the sweep took them over)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["partition", "turn", "lapse"], name="lapse_once")]

@@ -5,7 +5,6 @@ when its service is missing; with REQUIRE_SERVICES=1 (as .ci/run sets) it fails 
 green by skipping what it exists to check.
 """
 
-import datetime
 import functools
 import os
 import shutil
@@ -218,13 +217,3 @@ def frozen():
     fake = Clock()
     with clock.use(fake):
         yield fake
-
-
-@pytest.fixture
-def timers_sent(monkeypatch):
-    """The timer tasks the services send after their commits, as (partition, turn, deadline)."""
-    from scoring.recording import pipeline
-
-    sent: list[tuple[int, int, datetime.datetime]] = []
-    monkeypatch.setattr(pipeline, "send_timer", lambda pid, turn, deadline: sent.append((pid, turn, deadline)))
-    return sent

@@ -14,26 +14,23 @@ correction, an import, an annulment, a no-show, a move, a draw from the bazaar, 
 6. **align the live state with the engine's**, whatever the operation was (:func:`align`): the
    awaited seat and its deadline are the engine's, a digital table whose deal was taken back deals
    again, a refereed one awaits the new hands, the referee's clock times the deal the engine is at,
-   a finished partition has no clock; a new deadline that no outstanding timer comes before gets
-   its timer, sent after the commit;
+   a finished partition has no clock;
 7. **announce** the change to the live screens, last (:func:`scoring.push.events.announce`).
 
 What differs by game (a sports partition, a sitting of Goat, Sea Goat or points games) is one entry
 of :data:`GAMES`, chosen once per step from the regulations' ``game``.
 
-The clocks' own paths, the timer task and the beat's sweep, call :func:`expire`: the same steps
-with nothing but the catch-up as the operation. A table whose clocks cannot be recorded (a fault:
+The clocks' own path, the beat's sweep, calls :func:`expire`: the same steps with nothing but the
+catch-up as the operation. A table whose clocks cannot be recorded (a fault:
 a bug, a state nobody foresaw) is logged, marked for the chief referee (``LiveTable.fault``) and
 skipped; it never blocks the other tables, and the next change of the table clears the mark.
 
-**The timers.** A table has one outstanding timer task at a time, not one per move: its deadline
-is ``LiveTable.timer_at``. A new move deadline sends a timer only when it comes before the
-outstanding one, or there is none, or that one is overdue by more than TIMER_LOST_SECONDS (lost);
-a later deadline (most moves) waits for the outstanding timer, which, when it runs, catches the
-clocks up and sends the timer of the deadline then running (:func:`expire`). ``timer_at`` is
-written in the transaction that sets the deadline; the task is sent after its commit. While no
-move clock runs (a pause, the end, no seat awaited) ``timer_at`` is None and a timer still queued
-finds nothing to do. The beat's sweep records whatever a lost timer left.
+**No task a deadline.** A deadline is a column of the table's live row, indexed; nothing is sent
+when it is set. The beat's sweep, a task a second, looks for the deadlines that have passed
+several times in its second (:func:`sweep`), so a timeout is recorded within a fraction of a second
+after its deadline. A timer task a deadline cost the clocks' worker some 5 ms of CPU a move at
+250 live tables (each move's allowance differs, so most moves set a deadline earlier than the one
+a timer waited for): more than a fifth of a move's whole cost (README, Performance).
 
 The functions are synchronous and take plain values (ids, an :class:`Actor`), so that an async
 view calls them through ``sync_to_async`` unchanged.
@@ -49,14 +46,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import Http404
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import engine
@@ -76,19 +71,8 @@ from scoring.recording.storage import (NOT_A_PARTITION, NOT_TILES, Conflict, app
 
 logger = logging.getLogger(__name__)
 
-#: The timer task of a move's deadline (:func:`scoring.live.timers.expire_turn`).
-EXPIRE_TASK = "scoring.live.expire_turn"
 #: Seconds of work a sweep round does at most (see :func:`sweep`).
 SWEEP_SECONDS = 2.0
-#: A timer fires this much after its deadline, so that a worker whose clock runs a little ahead
-#: of the database's does not arrive early and find nothing to do.
-TIMER_SLACK_SECONDS = 0.05
-#: A table's timer this many seconds past its deadline and not run is presumed lost (a message
-#: dropped by the broker, a queue purged): the next deadline set sends a timer of its own instead
-#: of waiting for it. Meanwhile the sweep records the deadlines (every second), so this only
-#: bounds how long a table's timeouts are the sweep's alone; it is longer than a busy worker's
-#: usual queue delay, so that a timer merely late is not doubled on every move.
-TIMER_LOST_SECONDS = 5.0
 
 
 class StaleTurn(ValidationError):
@@ -557,11 +541,11 @@ def align(step: Step) -> None:
     digital table the awaited seat is the engine's (none: the referee enters the next hands); at
     the referee's clock the clock times the deal the engine is at (none while the deal he ended
     waits for its result, ``deal_over``). Then the clocks: the
-    partition's starts with its first deal, and the awaited move's deadline is armed (a timer
-    sent after the commit, unless the table's outstanding one comes first: :func:`_arm`)."""
+    partition's starts with its first deal, and the awaited move's deadline is set (the sweep
+    finds it when it passes)."""
     live, partition = step.live, step.partition
     if partition.is_finished:
-        live.deadline = live.time_deadline = live.no_show_deadline = live.timer_at = None
+        live.deadline = live.time_deadline = live.no_show_deadline = None
         live.deal_over = False
         if live.seat is not None:
             new_turn(live, None, None, step.now)
@@ -596,50 +580,7 @@ def align(step: Step) -> None:
     if live.clock_started_at is None and (partition.current is not None or live.seat is not None):
         live.clock_started_at = step.now  # the partition's time starts with its first deal
         live.time_deadline = clock.time_deadline(live, partition.table.tour.tournament.rules.partition_minutes)
-    if live.seat is None or live.paused_at is not None:
-        live.deadline = live.timer_at = None  # a timer still queued finds no clock running
-        return
-    deadline = clock.move_deadline(live)
-    if deadline != live.deadline:
-        live.deadline = deadline
-        _arm(live, step.now)
-
-
-def _arm(live: LiveTable, now: datetime.datetime) -> bool:
-    """The table's move deadline (just set) gets a timer, sent after the commit, unless the
-    outstanding one comes no later and is not lost (when it runs it sends the next,
-    :func:`expire`); ``timer_at`` records the timer's deadline. Returns whether one was sent."""
-    deadline, outstanding = live.deadline, live.timer_at
-    assert deadline is not None
-    if (outstanding is not None and outstanding <= deadline
-            and (now - outstanding).total_seconds() <= TIMER_LOST_SECONDS):
-        return False
-    live.timer_at = deadline
-    pid, turn = live.pk, live.turn
-    transaction.on_commit(lambda: send_timer(pid, turn, deadline), robust=True)
-    return True
-
-
-def _rearm(live: LiveTable, now: datetime.datetime) -> bool:
-    """At the timer task, after the catch-up: the timer due has run (this one, or one lost), so a
-    move clock still running that no later timer covers gets its timer. A deadline already past
-    (the catch-up could not record it: an outage of the clock service) is the sweep's; a timer for
-    it would run at once and find the same. Returns whether one was sent."""
-    if live.deadline is None or live.deadline <= now or (live.timer_at is not None and live.timer_at > now):
-        return False
-    live.timer_at = None
-    return _arm(live, now)
-
-
-def send_timer(partition_id: int, turn: int, deadline: datetime.datetime) -> None:
-    """Send the timer task of the table's ``deadline`` (after the commit that set it), by name: the
-    tasks (:mod:`scoring.live.timers`) call this module, not the other way round. The ``turn`` it
-    was sent at is for the worker's log (the task no longer needs it)."""
-    countdown = max(0.0, (deadline - timezone.now()).total_seconds() + TIMER_SLACK_SECONDS)
-    # Nobody waits for its result: without ignore_result the sender subscribes to it on Redis
-    # (a fifth of a live move's CPU in the web process).
-    current_app.send_task(EXPIRE_TASK, (partition_id, turn), countdown=countdown, queue=settings.CLOCK_QUEUE,
-                          ignore_result=True)
+    live.deadline = None if live.seat is None or live.paused_at is not None else clock.move_deadline(live)
 
 
 # -- the clocks ---------------------------------------------------------------------------------------------
@@ -745,7 +686,7 @@ def _lapse(step: Step, by: str) -> None:
         live.lapses, live.deadline = number, None  # re-armed by align() for the next lapse
         return
     found = step.kind.lapse(step, seat)
-    live.lapses, live.deadline = number, None  # re-armed by align(), its timer sent
+    live.lapses, live.deadline = number, None  # set again by align(), for the next lapse
     step.record("timeout", {"seat": seat, "turn": live.turn, "lapse": number, "deadline": deadline.isoformat(),
                             **found, "by": by})
 
@@ -755,7 +696,7 @@ def extend(live: LiveTable, gap: float) -> None:
     delta = datetime.timedelta(seconds=gap)
     if live.seat is not None:
         live.turn_paused += gap
-        live.deadline = None  # re-armed from the new pause total
+        live.deadline = None  # set again from the new pause total
     if live.clock_started_at is not None and live.time_deadline is not None:
         live.clock_paused += gap
         live.time_deadline += delta
@@ -763,14 +704,11 @@ def extend(live: LiveTable, gap: float) -> None:
         live.no_show_deadline += delta
 
 
-def expire(partition_id: int, *, by: str = "task", skip_locked: bool = False) -> bool:
+def expire(partition_id: int, *, by: str = "sweep", skip_locked: bool = False) -> bool:
     """Record whatever clock of the table has run out: idempotent, whoever calls it and however
     often. The sweep and the pages skip a table another transaction holds (that one catches the
-    clocks up itself). The timer task (``by="task"``), whatever turn the table is at, then sends
-    the timer of the move clock still running if no outstanding one covers it
-    (:func:`_rearm`), in the same transaction: a timer delivered twice sends one. A table marked
-    with a fault is left alone (a change of the table tries again); a new fault is marked, never
-    raised. Returns whether anything was recorded."""
+    clocks up itself). A table marked with a fault is left alone (a change of the table tries
+    again); a new fault is marked, never raised. Returns whether anything was recorded."""
     with transaction.atomic():
         found = _locked(partition_id, skip_locked=skip_locked)
         live = found[1] if found is not None else None
@@ -780,12 +718,9 @@ def expire(partition_id: int, *, by: str = "task", skip_locked: bool = False) ->
         if step.live.fault:
             step.live.save(update_fields=["fault", "fault_at", "updated_at"])
             return False
-        armed = by == "task" and _rearm(step.live, step.now)
         if due:
             step.live.save()
             step.announce()
-        elif armed:
-            step.live.save(update_fields=["timer_at", "updated_at"])
         return due
 
 
@@ -808,15 +743,16 @@ def caught_up(partition: Partition) -> Partition:
     return partition
 
 
-def sweep(limit: int = 500, budget: float = SWEEP_SECONDS) -> int:
+def sweep(passes: int = 1, every: float = 0.0, *, limit: int = 500, budget: float = SWEEP_SECONDS,
+          wait: Callable[[float], None] = time.sleep) -> int:
     """The beat's round, every second: note that the clock service is alive (after a silence
-    longer than CLOCK_OUTAGE_SECONDS, extend every running clock by it first), then record the
-    clocks that ran out and no task recorded (a dead worker, a lost message), the move clocks
-    longest overdue first, each table in a transaction of its own: a table that fails is logged
-    and marked (:func:`expire`), and the next is taken. It stops taking tables after ``budget``
-    seconds of work (the next round goes on), so that on a saturated server the rounds, and
-    their heartbeat, stay frequent: a busy clock service must not be taken for a dead one.
-    Returns how many tables it recorded something at."""
+    longer than CLOCK_OUTAGE_SECONDS, extend every running clock by it first), then, ``passes``
+    times ``every`` seconds apart, record the clocks that have run out, the move clocks longest
+    overdue first, each table in a transaction of its own: a table that fails is logged and marked
+    (:func:`expire`), and the next is taken. It stops after ``budget`` seconds of work (the next
+    round goes on), so that on a saturated server the rounds, and their heartbeat, stay frequent:
+    a busy clock service must not be taken for a dead one. Returns how many tables it recorded
+    something at."""
     now = clock.now()
     with transaction.atomic():
         beat = ClockHeartbeat.objects.select_for_update().filter(pk=1).first()
@@ -825,32 +761,36 @@ def sweep(limit: int = 500, budget: float = SWEEP_SECONDS) -> int:
         else:
             gap = (now - beat.swept_at).total_seconds()
             if gap > settings.CLOCK_OUTAGE_SECONDS:
-                _extend_all(gap, now)
+                _extend_all(gap)
             beat.swept_at = now
             beat.save(update_fields=["swept_at"])
-    due = list(LiveTable.objects.filter(paused_at__isnull=True, fault="")
-               .filter(Q(deadline__lte=now) | Q(time_deadline__lte=now) | Q(no_show_deadline__lte=now))
-               .order_by(F("deadline").asc(nulls_last=True), "partition_id")
-               .values_list("partition_id", flat=True)[:limit])
-    stop = time.monotonic() + budget
-    recorded = 0
-    for number, pk in enumerate(due):
-        if number and time.monotonic() > stop:
+    start = time.monotonic()
+    stop, recorded = start + budget, 0
+    for number in range(passes):
+        if number:
+            wait(max(0.0, start + number * every - time.monotonic()))
+            now = clock.now()
+        due = list(LiveTable.objects.filter(paused_at__isnull=True, fault="")
+                   .filter(Q(deadline__lte=now) | Q(time_deadline__lte=now) | Q(no_show_deadline__lte=now))
+                   .order_by(F("deadline").asc(nulls_last=True), "partition_id")
+                   .values_list("partition_id", flat=True)[:limit])
+        for taken, pk in enumerate(due):
+            if taken and time.monotonic() > stop:
+                return recorded
+            try:
+                recorded += expire(pk, by="sweep", skip_locked=True)
+            except Exception:  # the lock or the write of the mark failed: the next pass tries again
+                logger.exception("The sweep could not record the clocks of partition %s", pk)
+        if time.monotonic() > stop:
             break
-        try:
-            recorded += expire(pk, by="sweep", skip_locked=True)
-        except Exception:  # the lock or the write of the mark failed: the next round tries again
-            logger.exception("The sweep could not record the clocks of partition %s", pk)
     return recorded
 
 
-def _extend_all(gap: float, now: datetime.datetime) -> None:
-    """After an outage, every running clock gets the time it lost back (a move clock its timer,
-    unless the outstanding one comes first and is not lost)."""
+def _extend_all(gap: float) -> None:
+    """After an outage, every running clock gets the time it lost back."""
     for live in LiveTable.objects.select_for_update().filter(paused_at__isnull=True).filter(
             Q(deadline__isnull=False) | Q(time_deadline__isnull=False) | Q(no_show_deadline__isnull=False)):
         extend(live, gap)
         if live.seat is not None:
             live.deadline = clock.move_deadline(live)
-            _arm(live, now)
         live.save()

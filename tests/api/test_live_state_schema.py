@@ -296,7 +296,7 @@ def tables(answers: list[tuple[str, dict]]) -> list[dict]:
     return [state for action, state in answers if action != "seat"]
 
 
-def test_every_answer_of_a_live_sports_table_fits_its_schema(schema, frozen, timers_sent):
+def test_every_answer_of_a_live_sports_table_fits_its_schema(schema, frozen):
     answers = sports_answers(schema, frozen)
     assert {action for action, _ in answers} == {
         "", "seat", "release", "pause", "resume", "move", "start", "hands", "check-in", "postpone", "tap",
@@ -307,7 +307,7 @@ def test_every_answer_of_a_live_sports_table_fits_its_schema(schema, frozen, tim
     assert set().union(*map(keys, states)) == described(schema, shape)  # and it describes no key never sent
 
 
-def test_every_answer_of_a_live_goat_table_fits_its_schema(schema, frozen, timers_sent, monkeypatch):
+def test_every_answer_of_a_live_goat_table_fits_its_schema(schema, frozen, monkeypatch):
     answers = goat_answers(schema, frozen, monkeypatch)
     assert {action for action, _ in answers} == {
         "", "seat", "move", "draw", "hands", "lead", "tap", "pause", "deal-over", "goat-result", "resume"}
@@ -318,7 +318,7 @@ def test_every_answer_of_a_live_goat_table_fits_its_schema(schema, frozen, timer
     assert set().union(*map(keys, states)) == described(schema, shape)
 
 
-def test_a_key_the_schema_lacks_fails_the_check(schema, frozen, timers_sent, monkeypatch):
+def test_a_key_the_schema_lacks_fails_the_check(schema, frozen, monkeypatch):
     """What the checks above would say if state.py answered a key (or a type) the serializers do
     not describe, or left a required one out."""
     with undone():

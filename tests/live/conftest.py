@@ -1,5 +1,5 @@
-"""Fixtures of the live tests: a digital table seated (the clock stopped and the timers observed:
-``frozen`` and ``timers_sent``, tests/conftest.py)."""
+"""Fixtures of the live tests: a digital table seated (the clock stopped: ``frozen``,
+tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from livetools import live_tour, seated
 
 
 @pytest.fixture
-def digital(db, frozen, timers_sent):
+def digital(db, frozen):
     world = live_tour("digital")
     world["tokens"] = seated(world)
     return world

@@ -86,7 +86,7 @@ def pages(world: dict, pid: int) -> list[tuple[Client, str]]:
 
 
 @pytest.fixture
-def digital(db, frozen, timers_sent):
+def digital(db, frozen):
     world = live_tour("digital")
     world["tokens"] = seated(world)
     world["pid"] = world["p1"].pk
@@ -209,7 +209,7 @@ HANDS = {"1": TILES[0:7], "2": TILES[7:14], "3": TILES[14:21], "4": TILES[21:28]
 
 
 @pytest.fixture
-def refereed(db, frozen, timers_sent):
+def refereed(db, frozen):
     world = live_tour("refereed")
     play.start_tour(world["chief"], world["tour"])
     world["pid"] = world["p1"].pk
@@ -247,7 +247,7 @@ def test_score_sheet_lines_on_a_refereed_table_leave_it_in_line(refereed, frozen
 
 
 @pytest.fixture
-def clock_table(db, frozen, timers_sent):
+def clock_table(db, frozen):
     world = live_tour("clock")
     play.start_tour(world["chief"], world["tour"])
     world["pid"] = world["p1"].pk
@@ -280,7 +280,7 @@ def test_a_penalty_that_ends_the_partition_at_the_referees_clock_stops_its_clock
 
 
 @pytest.fixture
-def goat_digital(db, frozen, timers_sent):
+def goat_digital(db, frozen):
     world = goat_table("digital", 3)
     pid = world["pid"]
     from livetools import PIN as pin
@@ -385,7 +385,7 @@ GOAT_LINES = [
 
 @pytest.mark.parametrize("game", ["goat", "sea_goat"])
 @pytest.mark.parametrize("mode", ["digital", "refereed", "clock"])
-def test_every_goat_sheet_line_correction_and_import_on_a_live_table_leaves_it_in_line(db, frozen, timers_sent,
+def test_every_goat_sheet_line_correction_and_import_on_a_live_table_leaves_it_in_line(db, frozen,
                                                                                        mode, game):
     world = goat_world(mode, game)
     pid = world["pid"]

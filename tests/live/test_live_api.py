@@ -17,7 +17,7 @@ def url(world, action: str = "") -> str:
     return f"/api/partitions/{world['p1'].pk}/live/" + (f"{action}/" if action else "")
 
 
-def test_a_phone_not_signed_in_takes_its_seat_and_plays_its_move(db, frozen, timers_sent):
+def test_a_phone_not_signed_in_takes_its_seat_and_plays_its_move(db, frozen):
     world = live_tour("digital")
     world["t"].status = "running"
     world["t"].save(update_fields=["status"])
@@ -47,7 +47,7 @@ def test_a_phone_not_signed_in_takes_its_seat_and_plays_its_move(db, frozen, tim
     assert LiveTable.objects.get(pk=world["p1"].pk).turn == turn + 1
 
 
-def test_a_move_is_one_short_transaction_and_its_answer_reads_nothing_again(db, frozen, timers_sent):
+def test_a_move_is_one_short_transaction_and_its_answer_reads_nothing_again(db, frozen):
     """Issue 11, faster writes: the rows locked in one query, the table and its players in two
     short ones, the deal in play rewritten alone (not the finished deals' state), and the answer
     built from what the service holds: the partition is not read a second time."""
@@ -74,7 +74,7 @@ def test_a_move_is_one_short_transaction_and_its_answer_reads_nothing_again(db, 
     assert len(written) == 1 and '"current"' in written[0] and '"state"' not in written[0]
 
 
-def test_no_database_connection_in_time_is_a_503_to_retry_not_a_500(db, frozen, timers_sent, monkeypatch):
+def test_no_database_connection_in_time_is_a_503_to_retry_not_a_500(db, frozen, monkeypatch):
     """An overloaded server (the connection pool's wait ran out) tells the phone to retry."""
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])

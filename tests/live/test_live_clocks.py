@@ -1,6 +1,6 @@
 """The rules of the live clocks, with the clock in the test's hand (no sleeping): allowances,
 warning then penalty, the turn a move is made for, pause and resume, the partition clock, the
-no-show, an outage of the clock service, and the one timer a table has outstanding."""
+no-show, an outage of the clock service, and the sweep that records the deadlines run out."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from scoring import engine
 from scoring.live import play
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition
 from scoring.protocols import sheets
+from scoring.push import events
 from scoring.recording import pipeline
 from scoring.recording.storage import engine_partition
 
@@ -48,8 +49,7 @@ def play_one(world, frozen, after: float = 1.0) -> LiveTable:
     return live(world)
 
 
-def test_seating_four_players_draws_the_lead_deals_and_starts_the_leaders_clock(
-        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
+def test_seating_four_players_draws_the_lead_deals_and_starts_the_leaders_clock(digital, frozen):
     table = live(digital)
     g = game(digital)
     assert table.present == [1, 2, 3, 4] and table.no_show_deadline is None
@@ -59,8 +59,6 @@ def test_seating_four_players_draws_the_lead_deals_and_starts_the_leaders_clock(
     assert table.allowance == 20
     assert table.deadline == frozen.now + datetime.timedelta(seconds=20.5)
     assert table.time_deadline == frozen.now + datetime.timedelta(minutes=40)
-    # The first deadline has the table's timer (sent once the change is committed).
-    assert table.timer_at == table.deadline
 
 
 def test_each_move_gets_the_allowance_the_engine_gives_it(digital, frozen):
@@ -153,7 +151,7 @@ def test_a_seat_is_held_by_one_device_until_the_referee_releases_it(digital):
     assert play.seats_held(digital["p1"].pk, digital["tokens"][2]) == []
 
 
-def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen, timers_sent):
+def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     for _ in range(5):
@@ -164,7 +162,7 @@ def test_wrong_pins_lock_the_seat_and_the_count_survives_the_refusal(db, frozen,
 
 
 @pytest.mark.parametrize("scope, second", [("player_partition", "warning"), ("pair_partition", "penalty")])
-def test_repeat_scope_decides_whether_the_partners_lapse_is_a_repeat(db, frozen, timers_sent, scope, second):
+def test_repeat_scope_decides_whether_the_partners_lapse_is_a_repeat(db, frozen, scope, second):
     world = live_tour("digital", {"repeat_scope": scope})
     world["tokens"] = seated(world)
     table = live(world)
@@ -206,7 +204,7 @@ def test_the_partition_clock_during_a_deal_makes_it_the_last(digital, frozen):
     assert live(digital).time_deadline is None
 
 
-def test_the_partition_clock_between_deals_leaves_one_more_deal(db, frozen, timers_sent):
+def test_the_partition_clock_between_deals_leaves_one_more_deal(db, frozen):
     world = live_tour("clock")
     play.start_tour(world["chief"], world["tour"])
     pk = world["p1"].pk
@@ -221,7 +219,7 @@ def test_the_partition_clock_between_deals_leaves_one_more_deal(db, frozen, time
     assert table.deal == 2
 
 
-def test_no_show_at_the_deadline_unless_postponed(db, frozen, timers_sent):
+def test_no_show_at_the_deadline_unless_postponed(db, frozen):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     for seat in (1, 3):
@@ -242,25 +240,21 @@ def test_no_show_at_the_deadline_unless_postponed(db, frozen, timers_sent):
 
 
 def test_after_an_outage_of_the_clock_service_the_clocks_are_extended_not_charged(
-        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
+        digital, frozen, django_capture_on_commit_callbacks):
     pipeline.sweep()
     table = live(digital)
     frozen.advance(120)  # nothing swept for two minutes: the service was down
     with django_capture_on_commit_callbacks(execute=True):
-        assert pipeline.expire(digital["p1"].pk) is False  # a request or a task alone charges nothing
-    assert timers_sent == []  # nor does the timer re-arm a deadline it could not record: the sweep's
+        assert pipeline.expire(digital["p1"].pk, by="request") is False  # a request alone charges nothing
     with django_capture_on_commit_callbacks(execute=True):
         pipeline.sweep()
     extended = live(digital)
     assert extended.deadline == table.deadline + datetime.timedelta(seconds=120)
-    # The timer of the old deadline is long overdue (lost with the service): the new one has its own.
-    assert timers_sent == [(digital["p1"].pk, extended.turn, extended.deadline)]
-    assert extended.timer_at == extended.deadline
     assert not ClockLapse.objects.exists()
     assert ClockHeartbeat.objects.get().swept_at == frozen.now
 
 
-def test_the_referees_clock_taps_moves_switches_allowances_and_lists_its_lapses(db, frozen, timers_sent):
+def test_the_referees_clock_taps_moves_switches_allowances_and_lists_its_lapses(db, frozen):
     world = live_tour("clock")
     play.start_tour(world["chief"], world["tour"])
     pk, ref = world["p1"].pk, world["ref"]
@@ -286,7 +280,7 @@ def test_the_referees_clock_taps_moves_switches_allowances_and_lists_its_lapses(
     assert (table.seat, table.deal, table.move) == (3, 2, 0)  # RULES: the next deal's leader
 
 
-def test_a_refereed_table_takes_the_hands_checks_each_move_and_records_a_false_pass(db, frozen, timers_sent):
+def test_a_refereed_table_takes_the_hands_checks_each_move_and_records_a_false_pass(db, frozen):
     world = live_tour("refereed")
     play.start_tour(world["chief"], world["tour"])
     pk, ref = world["p1"].pk, world["ref"]
@@ -331,7 +325,7 @@ def test_a_digital_player_cannot_pass_holding_a_playable_tile(digital, frozen):
     pytest.fail("no position with a playable tile came up")
 
 
-def test_start_tour_is_the_chief_referees_once(db, frozen, timers_sent):
+def test_start_tour_is_the_chief_referees_once(db, frozen):
     world = live_tour("digital")
     with pytest.raises(PermissionDenied):
         play.start_tour(world["ref"], world["tour"])
@@ -360,114 +354,89 @@ def test_a_sweep_stops_after_its_budget_and_the_next_round_goes_on(digital, froz
     assert ClockHeartbeat.objects.get().swept_at == frozen.now
 
 
-# -- one outstanding timer a table, not one a move (scoring.recording.pipeline, "the timers") -------------
+# -- the sweep: several passes a round, no task a deadline (scoring.recording.pipeline) ----------------
 
 
 EVEN = {"time_single": 60, "time_several": 60, "time_fish": 60, "time_pass": 60}
 
 
 @pytest.fixture
-def even(db, frozen, timers_sent):
+def even(db, frozen):
     """A digital table seated whose every move has 60 s: each move's deadline is later than the last."""
     world = live_tour("digital", EVEN)
     world["tokens"] = seated(world)
     return world
 
 
-def test_a_move_whose_deadline_comes_later_sends_no_timer_and_the_timer_due_sends_the_next_once(
-        even, frozen, timers_sent, django_capture_on_commit_callbacks):
-    pk, first = even["p1"].pk, live(even)
-    with django_capture_on_commit_callbacks(execute=True):
+def test_a_deadline_set_sends_nothing_after_the_commit_but_the_tables_event(
+        even, frozen, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
         play_one(even, frozen)
-        table = play_one(even, frozen)
-    assert timers_sent == [] and table.timer_at == first.deadline < table.deadline
-    # The timer of the first deadline finds the table moved on: it records nothing and sends the
-    # timer of the deadline running, once, however often it is delivered.
-    frozen.to(first.deadline + datetime.timedelta(seconds=pipeline.TIMER_SLACK_SECONDS))
-    with django_capture_on_commit_callbacks(execute=True):
-        assert pipeline.expire(pk) is False
-        assert pipeline.expire(pk) is False
-    assert timers_sent == [(pk, table.turn, table.deadline)]
-    assert live(even).timer_at == table.deadline
-    assert not ClockLapse.objects.exists()
+    assert [callback.func for callback in callbacks] == [events.publish]  # no timer task
 
 
-def test_a_deadline_earlier_than_the_outstanding_timer_sends_one(
-        db, frozen, timers_sent, django_capture_on_commit_callbacks):
-    world = live_tour("clock")
-    play.start_tour(world["chief"], world["tour"])
-    pk, ref = world["p1"].pk, world["ref"]
-    play.start_partition(ref, pk, 2)
-    first = live(world)
-    frozen.advance(3)
-    with django_capture_on_commit_callbacks(execute=True):
-        play.tap(ref, pk, first.turn)  # 20 s again, 3 s later: covered by the outstanding timer
-        table = live(world)
-        play.set_allowance(ref, pk, table.turn, "single")  # 5 s: before it
-        single = live(world)
-        play.set_allowance(ref, pk, table.turn, "several")  # 20 s: after the one just sent
-    several = live(world)
-    assert table.deadline > first.deadline > single.deadline
-    assert timers_sent == [(pk, table.turn, single.deadline)]
-    assert several.timer_at == single.deadline < several.deadline
+def test_a_round_of_the_sweep_records_a_deadline_that_passes_between_its_passes(even, frozen):
+    pk, table = even["p1"].pk, live(even)
+    frozen.to(table.deadline - datetime.timedelta(seconds=0.6))
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:  # the round's pause between passes, on the test's clock
+        waits.append(seconds)
+        frozen.advance(0.25)
+
+    assert pipeline.sweep(4, 0.25, wait=wait) == 1
+    # Each pass waits for its place in the round (a quarter, a half, three quarters of a second
+    # after its start, less the work done meanwhile: here the wall clock hardly moves).
+    assert len(waits) == 3 and all(0.2 * n <= w <= 0.25 * n for n, w in enumerate(waits, 1))
+    lapse = ClockLapse.objects.get(partition_id=pk)
+    # Recorded by the pass after the deadline, a quarter of a second at most after it.
+    assert (lapse.by, lapse.turn, lapse.lapse) == ("sweep", table.turn, 1)
+    assert table.deadline <= lapse.at <= table.deadline + datetime.timedelta(seconds=0.25)
+    assert live(even).deadline == table.deadline + datetime.timedelta(seconds=60)
 
 
-def test_a_timer_delivered_twice_records_one_violation_and_sends_the_next_once(
-        even, frozen, timers_sent, django_capture_on_commit_callbacks):
+def test_a_round_stops_its_passes_when_its_budget_is_spent(even, frozen):
+    frozen.to(live(even).deadline + datetime.timedelta(seconds=1))
+    passes: list[float] = []
+    assert pipeline.sweep(4, 0.25, budget=0.0, wait=passes.append) == 1  # the first table, then no more
+    assert passes == []
+
+
+def test_two_rounds_of_the_sweep_at_once_record_one_violation(even, frozen):
     pk, table = even["p1"].pk, live(even)
     frozen.to(table.deadline)
-    with django_capture_on_commit_callbacks(execute=True):
-        assert pipeline.expire(pk) is True
-        assert pipeline.expire(pk) is False
+    assert pipeline.sweep() == 1
+    assert pipeline.sweep() == 0  # the round delivered twice, or the next one meanwhile
     after = live(even)
-    assert ClockLapse.objects.get(partition_id=pk).by == "task" and len(game(even).violations) == 1
+    assert ClockLapse.objects.get(partition_id=pk).by == "sweep" and len(game(even).violations) == 1
     assert after.deadline == table.deadline + datetime.timedelta(seconds=60)
-    assert timers_sent == [(pk, table.turn, after.deadline)] and after.timer_at == after.deadline
 
 
-def test_timers_lost_with_a_killed_worker_lose_no_deadline_the_sweep_records_and_the_next_deadline_rearms(
-        even, frozen, timers_sent, django_capture_on_commit_callbacks):
-    pk, first = even["p1"].pk, live(even)
-    # The table's timer never runs (the worker died, the message is lost): the sweep records the lapse.
-    frozen.to(first.deadline + datetime.timedelta(seconds=0.5))
-    with django_capture_on_commit_callbacks(execute=True):
-        assert pipeline.sweep() == 1
+def test_a_clock_service_down_for_less_than_an_outage_loses_no_deadline(even, frozen):
+    first = live(even)
+    frozen.to(first.deadline - datetime.timedelta(seconds=20))
+    assert pipeline.sweep() == 0
+    # No round for 25 s (a worker killed and started again, under CLOCK_OUTAGE_SECONDS): the next
+    # round records the lapse that fell meanwhile, at its deadline.
+    frozen.advance(25)
+    assert pipeline.sweep() == 1
     table = live(even)
-    assert table.lapses == 1 and timers_sent == []  # the timer due just now may be on its way still
-    with django_capture_on_commit_callbacks(execute=True):
-        while frozen.now < table.deadline:  # the beat sweeps every second; a silence of minutes is an outage
-            frozen.advance(10)
-            pipeline.sweep()
-    table = live(even)
+    assert table.lapses == 1 and table.deadline == first.deadline + datetime.timedelta(seconds=60)
+    while frozen.now < table.deadline:
+        frozen.advance(10)
+        pipeline.sweep()
     assert list(ClockLapse.objects.values_list("lapse", "by")) == [(1, "sweep"), (2, "sweep")]
-    # Now it is overdue by more than TIMER_LOST_SECONDS: the next deadline sends a timer of its own.
-    assert timers_sent == [(pk, table.turn, table.deadline)] and table.timer_at == table.deadline
+    assert [lapse.deadline for lapse in ClockLapse.objects.order_by("lapse")] == [first.deadline, table.deadline]
 
 
-def test_a_move_after_the_timer_is_lost_sends_its_own(even, frozen, timers_sent, django_capture_on_commit_callbacks):
-    pk, first = even["p1"].pk, live(even)
-    table = play_one(even, frozen, after=10)
-    assert table.timer_at == first.deadline < table.deadline
-    frozen.to(first.deadline + datetime.timedelta(seconds=pipeline.TIMER_LOST_SECONDS + 0.5))
-    assert frozen.now < table.deadline  # nothing ran out: the sweep has nothing to record
-    with django_capture_on_commit_callbacks(execute=True):
-        table = play_one(even, frozen, after=0)
-    assert timers_sent == [(pk, table.turn, table.deadline)] and table.timer_at == table.deadline
-
-
-def test_a_pause_clears_the_timer_a_timer_meanwhile_does_nothing_and_the_resume_rearms(
-        digital, frozen, timers_sent, django_capture_on_commit_callbacks):
+def test_a_pause_clears_the_deadline_a_round_meanwhile_records_nothing_and_the_resume_sets_it(digital, frozen):
     pk, first = digital["p1"].pk, live(digital)
-    frozen.advance(5)
+    paused_at = frozen.advance(5)
     play.pause(digital["ref"], pk, "call")
-    paused = live(digital)
-    assert paused.deadline is None and paused.timer_at is None
-    frozen.to(first.deadline)  # the timer sent before the pause runs
-    with django_capture_on_commit_callbacks(execute=True):
-        assert pipeline.expire(pk) is False
-    assert timers_sent == [] and live(digital).timer_at is None
-    frozen.advance(30)
-    with django_capture_on_commit_callbacks(execute=True):
-        play.resume(digital["ref"], pk)
-    resumed = live(digital)
-    assert timers_sent == [(pk, resumed.turn, resumed.deadline)] and resumed.timer_at == resumed.deadline
+    assert live(digital).deadline is None
+    frozen.to(first.deadline)
+    assert pipeline.sweep() == 0
+    resumed_at = frozen.advance(30)
+    play.resume(digital["ref"], pk)
+    assert live(digital).deadline == first.deadline + (resumed_at - paused_at)
+    assert not ClockLapse.objects.exists()

@@ -24,7 +24,7 @@ def live(world) -> LiveTable:
 
 
 @pytest.fixture
-def clocked(db, frozen, timers_sent):
+def clocked(db, frozen):
     """Table 1 on the referee's clock, its partition started: seat 2 leads deal 1."""
     world = live_tour("clock")
     play.start_tour(world["chief"], world["tour"])

@@ -186,7 +186,7 @@ def moves_of(deal: dict) -> list[dict]:
 
 @pytest.mark.parametrize("game, mode, regulations", CASES,
                          ids=[f"{g}-{m}{'-forfeit' if r else ''}" for g, m, r in CASES])
-def test_a_live_tables_export_replays_to_the_stored_result(db, frozen, timers_sent, seeds, game, mode, regulations):
+def test_a_live_tables_export_replays_to_the_stored_result(db, frozen, seeds, game, mode, regulations):
     world, pid = table_of(game, mode, regulations)
     play_live(world, pid, game, mode, regulations, frozen)
     stored, replayed, files = results(pid, game)

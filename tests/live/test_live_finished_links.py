@@ -18,7 +18,7 @@ TABLE = "/tournaments/cup/tours/1/tables/1/"
 CONFIRM = TABLE + "protocol/confirm/"
 
 
-def test_the_phone_and_the_tablet_of_a_finished_partition_link_to_the_confirmation(db, frozen, timers_sent):
+def test_the_phone_and_the_tablet_of_a_finished_partition_link_to_the_confirmation(db, frozen):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     pk = world["p1"].pk

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def goat(db, frozen, timers_sent, monkeypatch):
+def goat(db, frozen, monkeypatch):
     """A Goat event of three players (one game to 30), its table digital, the seats taken;
     the deals' seeds fixed (1, 2, 3...) so that the game is always the same."""
     seeds = itertools.count(1)

@@ -40,7 +40,7 @@ def _live_tour(org, t):
 
 
 @pytest.fixture
-def goat(db, frozen, timers_sent):
+def goat(db, frozen):
     """A Goat event of four players each for himself, two games a tour, its one table digital and
     started: the no-show deadline runs."""
     org = user("org", superuser=True)
@@ -126,7 +126,7 @@ def test_a_check_in_of_everyone_before_the_deadline_cancels_it(goat, frozen):
     assert not PartitionChange.objects.filter(partition=partition, action="no_show").exists()
 
 
-def test_sea_goat_in_pairs_the_present_pair_wins_every_game(db, frozen, timers_sent):
+def test_sea_goat_in_pairs_the_present_pair_wins_every_game(db, frozen):
     org = user("org", superuser=True)
     t = tournament(org, pairs=2, slug="sea", regulations={"game": "sea_goat", "no_show_points": 60})
     tour, table = _live_tour(org, t)

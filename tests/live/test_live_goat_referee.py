@@ -45,7 +45,7 @@ AFTER_DRAW = [("4-2", "left"), ("5-4", "right"), ("2-0", None), ("6-5", None), (
 
 
 @pytest.fixture
-def refereed(db, frozen, timers_sent):
+def refereed(db, frozen):
     return goat_table("refereed", 2)
 
 
@@ -174,7 +174,7 @@ def test_who_may_enter_and_what_a_goat_table_refuses(refereed):
         play.tap(ref, pid, turn)  # a refereed table is not on the referee's clock
 
 
-def test_a_named_draw_is_refused_at_a_digital_table(db, frozen, timers_sent, monkeypatch):
+def test_a_named_draw_is_refused_at_a_digital_table(db, frozen, monkeypatch):
     """The digital bazaar is face down: naming a tile would tell whether it is the next one."""
     seeds = iter(range(1, 100))
     monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
@@ -192,7 +192,7 @@ def test_a_named_draw_is_refused_at_a_digital_table(db, frozen, timers_sent, mon
 
 
 @pytest.fixture
-def clocked(db, frozen, timers_sent):
+def clocked(db, frozen):
     return goat_table("clock", 3)
 
 
@@ -277,7 +277,7 @@ def test_a_lapse_on_the_clock_is_a_warning_then_a_penalty_charged_to_him(clocked
     assert live(pid).seat == 3  # his move is still awaited
 
 
-def test_a_forfeit_on_the_clock_ends_the_game_and_the_next_waits_for_its_leader(db, frozen, timers_sent):
+def test_a_forfeit_on_the_clock_ends_the_game_and_the_next_waits_for_its_leader(db, frozen):
     world = goat_table("clock", 2, {"move_timeout": "forfeit", "games_per_tour": 2})
     pid, ref = world["pid"], world["ref"]
     play.goat_lead(ref, pid, 1)
@@ -291,7 +291,7 @@ def test_a_forfeit_on_the_clock_ends_the_game_and_the_next_waits_for_its_leader(
     assert live(pid).seat == 2
 
 
-def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, timers_sent):
+def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen):
     """The engine holds no deal at the referee's clock: the goat is decided at once, and the next
     game's first deal waits for its leader."""
     world = goat_table("clock", 2, {"penalty_points": 60, "games_per_tour": 2})
@@ -306,6 +306,6 @@ def test_a_penalty_that_makes_a_goat_on_the_clock_ends_the_game(db, frozen, time
     assert live(pid).seat is None and state(pid)["scores"] == [0, 0] and state(pid)["game_number"] == 2
     frozen.advance(60)
     assert not pipeline.expire(pid)  # no clock runs
-    assert live(pid).timer_at is None
+    assert live(pid).deadline is None
     play.goat_lead(ref, pid, 2)
     assert live(pid).seat == 2

@@ -34,7 +34,7 @@ def post(world, data, user="ref", **extra):
 
 @pytest.mark.parametrize("mode", ["digital", "refereed", "clock"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_tablet_shows_a_goat_table_of_two_to_four(db, frozen, timers_sent, mode, players):
+def test_the_tablet_shows_a_goat_table_of_two_to_four(db, frozen, mode, players):
     world = goat_table(mode, players, names=LONG)
     referee = login(world["ref"])
     for path in ("", "fragment/"):
@@ -53,7 +53,7 @@ def test_the_tablet_shows_a_goat_table_of_two_to_four(db, frozen, timers_sent, m
         assert "Код для игроков" in page
 
 
-def test_who_opens_the_tablet(db, frozen, timers_sent):
+def test_who_opens_the_tablet(db, frozen):
     world = goat_table("refereed", 3)
     assert Client().get(TABLET).status_code == 302  # to the login
     assert login(world["other"]).get(TABLET).status_code == 403  # a referee, not of this table
@@ -62,7 +62,7 @@ def test_who_opens_the_tablet(db, frozen, timers_sent):
     assert login(world["org"]).get(TABLET).status_code == 200
 
 
-def test_the_refereed_tablet_enters_hands_moves_and_a_tile_drawn(db, frozen, timers_sent):
+def test_the_refereed_tablet_enters_hands_moves_and_a_tile_drawn(db, frozen):
     world = goat_table("refereed", 2)
     hands = {"hand_1": "1-1 2-1 3-2 4-3 5-4 6-5 6-0", "hand_2": "1-0 0-0 4-0 5-5 6-6 3-1 2-0"}
     # A hand of six tiles: refused, the fragment says why, nothing is written.
@@ -87,7 +87,7 @@ def test_the_refereed_tablet_enters_hands_moves_and_a_tile_drawn(db, frozen, tim
     assert "Базар: 13 фишек" in page and 'data-tile="3-0"' in page
 
 
-def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, frozen, timers_sent):
+def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, frozen):
     world = goat_table("clock", 3)
     post(world, {"action": "lead", "seat": 2})
     assert live(world).seat == 2 and live(world).present == [1, 2, 3]
@@ -114,7 +114,7 @@ def test_the_clock_tablet_names_the_leader_taps_and_records_the_result(db, froze
     assert response.status_code == 400 and "нет жеребьёвки первого хода" in text(response)
 
 
-def test_the_digital_tablet_moves_for_a_player(db, frozen, timers_sent, monkeypatch):
+def test_the_digital_tablet_moves_for_a_player(db, frozen, monkeypatch):
     seeds = iter(range(1, 100))
     monkeypatch.setattr(pipeline, "new_seed", lambda: next(seeds))
     world = goat_table("digital", 3)
@@ -129,7 +129,7 @@ def test_the_digital_tablet_moves_for_a_player(db, frozen, timers_sent, monkeypa
     assert live(world).seat != row.seat and live(world).move == 1
 
 
-def test_the_live_api_of_a_goat_table(db, frozen, timers_sent):
+def test_the_live_api_of_a_goat_table(db, frozen):
     clocked = goat_table("clock", 3)
     api = login(clocked["ref"])
     url = f"/api/partitions/{clocked['pid']}/live/"
@@ -150,7 +150,7 @@ def test_the_live_api_of_a_goat_table(db, frozen, timers_sent):
     assert body["scores"] == [14, 25, 0] and body["live"]["seat"] == 3  # the domino maker leads the next deal
 
 
-def test_the_live_api_enters_hands_and_names_a_drawn_tile(db, frozen, timers_sent):
+def test_the_live_api_enters_hands_and_names_a_drawn_tile(db, frozen):
     world = goat_table("refereed", 2)
     api = login(world["ref"])
     url = f"/api/partitions/{world['pid']}/live/"
@@ -170,7 +170,7 @@ def test_the_live_api_enters_hands_and_names_a_drawn_tile(db, frozen, timers_sen
     assert body["current"]["legal"] == [{"seat": 2, "tile": "4-2", "end": "left"}] and body["current"]["bazaar"] == 13
 
 
-def test_a_goat_table_in_pairs_shows_its_pairs(db, frozen, timers_sent):
+def test_a_goat_table_in_pairs_shows_its_pairs(db, frozen):
     world = goat_table("clock", 4, {"teams": True}, names=LONG)
     page = text(login(world["ref"]).get(TABLET))
     # Each pair's two seats, in the seat list and again in the pending no-show's list of the missing.

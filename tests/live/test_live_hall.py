@@ -142,7 +142,7 @@ def test_the_partition_time_run_out_is_marked(digital, frozen):
     assert "Время вышло: последний кон" in text(Client().get(HALL))
 
 
-def test_a_pending_no_show_names_who_is_missing(db, frozen, timers_sent):
+def test_a_pending_no_show_names_who_is_missing(db, frozen):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     play.check_in(world["other"], world["p2"].pk, 1)
@@ -159,7 +159,7 @@ def test_a_pending_no_show_names_who_is_missing(db, frozen, timers_sent):
     assert not rows(world)[2].no_show
 
 
-def test_a_table_on_the_score_sheet_shows_its_totals_and_status_only(db, frozen, timers_sent):
+def test_a_table_on_the_score_sheet_shows_its_totals_and_status_only(db, frozen):
     world = live_tour("digital")
     table2 = world["table2"]
     table2.play_mode = "sheet"
@@ -213,7 +213,7 @@ HANDS = {"1": "6-6 5-5 4-4 3-3 2-2 1-1 0-0".split(), "2": "6-5 6-4 6-3 6-2 6-1 6
 
 
 @pytest.fixture
-def eight_tables(db, frozen, timers_sent):
+def eight_tables(db, frozen):
     """Eight refereed tables: one paused by a call, one with one player present, three whose
     first move ran out (a warning each), three where nobody came yet."""
     org = builders.user("org", superuser=True)
@@ -290,7 +290,7 @@ def tile(page: str, number: int) -> str:
     return page[start:end if end > 0 else page.index('class="hall__standings"')]
 
 
-def test_a_goat_tour_has_its_hall_and_chief_view_linked(db, frozen, timers_sent, monkeypatch):
+def test_a_goat_tour_has_its_hall_and_chief_view_linked(db, frozen, monkeypatch):
     world = goat_tour(monkeypatch)
     anonymous, chief = Client(), login(world["chief"])
     for path in (GOAT_HALL, GOAT_HALL + "fragment/"):
@@ -308,7 +308,7 @@ def test_a_goat_tour_has_its_hall_and_chief_view_linked(db, frozen, timers_sent,
 
 
 def test_a_goat_tile_shows_the_players_their_scores_the_game_whose_turn_and_the_bazaar(
-        db, frozen, timers_sent, monkeypatch, django_assert_max_num_queries):
+        db, frozen, monkeypatch, django_assert_max_num_queries):
     world = goat_tour(monkeypatch)
     table1, table2 = world["table"], world["table2"]
     # Table 1, on the score sheet: seat 3 reaches 44 (the goat at 40) and ends game 1 (seat 2's
@@ -348,7 +348,7 @@ def test_a_goat_tile_shows_the_players_their_scores_the_game_whose_turn_and_the_
     assert re.search(r"Игровые очки</th>\s*<th[^>]*>Козлы</th>\s*<th[^>]*>Сумма очков</th>", standings)
 
 
-def test_a_goat_timeout_is_on_the_chief_view_a_warning_then_a_penalty(db, frozen, timers_sent, monkeypatch):
+def test_a_goat_timeout_is_on_the_chief_view_a_warning_then_a_penalty(db, frozen, monkeypatch):
     world = goat_tour(monkeypatch)
     table = live(world, "p2")
     player = world["table2"].players[table.seat - 1]
@@ -368,7 +368,7 @@ def test_a_goat_timeout_is_on_the_chief_view_a_warning_then_a_penalty(db, frozen
 
 
 def test_a_goat_game_lost_on_time_is_on_the_chief_view_and_the_next_game_on_the_tile(
-        db, frozen, timers_sent, monkeypatch):
+        db, frozen, monkeypatch):
     world = goat_tour(monkeypatch, move_timeout="forfeit")
     table = live(world, "p2")
     player = world["table2"].players[table.seat - 1]
@@ -381,7 +381,7 @@ def test_a_goat_game_lost_on_time_is_on_the_chief_view_and_the_next_game_on_the_
     assert "Партия 2 из 3" in tile(text(Client().get(GOAT_HALL)), 2)
 
 
-def test_a_paused_goat_table_is_a_call_on_the_chief_view(db, frozen, timers_sent, monkeypatch):
+def test_a_paused_goat_table_is_a_call_on_the_chief_view(db, frozen, monkeypatch):
     world = goat_tour(monkeypatch)
     play.pause(world["chief"], world["p2"].pk, "call")
     frozen.advance(121)
@@ -393,7 +393,7 @@ def test_a_paused_goat_table_is_a_call_on_the_chief_view(db, frozen, timers_sent
     assert "Стол 2" in calls and "/tournaments/goat/tours/1/tables/2/referee/" in calls
 
 
-def test_a_goat_table_waiting_for_a_player_is_a_pending_no_show(db, frozen, timers_sent, monkeypatch):
+def test_a_goat_table_waiting_for_a_player_is_a_pending_no_show(db, frozen, monkeypatch):
     world = goat_tour(monkeypatch, seated=(1, 3))
     missing = world["table2"].players[1]
     row = rows(world)[2]
@@ -406,7 +406,7 @@ def test_a_goat_table_waiting_for_a_player_is_a_pending_no_show(db, frozen, time
     assert f'<span class="seat-dot">2</span> {missing}' in no_shows and "Стол 2" in no_shows
 
 
-def test_a_finished_goat_sitting_shows_its_game_points_and_the_goat_standings(db, frozen, timers_sent, monkeypatch):
+def test_a_finished_goat_sitting_shows_its_game_points_and_the_goat_standings(db, frozen, monkeypatch):
     world = goat_tour(monkeypatch, games_per_tour=1)
     table1 = world["table"]
     # The one game of table 1: seat 3 is the goat at 44; game points (100 - score) / 10, the goat

@@ -23,7 +23,7 @@ def stored(pk: int) -> Partition:
 
 
 @pytest.fixture
-def no_show(db, frozen, timers_sent):
+def no_show(db, frozen):
     """Table 1 of a digital tour: seats 1 and 3 (pair A) came, pair B did not; the deadline passed."""
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
@@ -100,7 +100,7 @@ def test_a_no_show_recorded_on_the_score_sheet_is_annulled_to_the_state_before_i
     assert stored(pk).points_b == 10
 
 
-def test_a_goat_sittings_no_show_is_annulled_every_game_of_it(db, frozen, timers_sent):
+def test_a_goat_sittings_no_show_is_annulled_every_game_of_it(db, frozen):
     world = goat_table("digital", 3)
     pid = world["pid"]
     play.check_in(world["ref"], pid, 1)

@@ -26,7 +26,7 @@ def plain(response) -> str:
 
 
 @pytest.fixture
-def started(db, frozen, timers_sent):
+def started(db, frozen):
     """A digital tour started: seats 1 and 3 of table 1 (pair A) checked in, pair B not yet."""
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])

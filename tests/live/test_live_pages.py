@@ -41,7 +41,7 @@ def claim(seat: int, pin: str = PIN) -> tuple[Client, object]:
 
 
 @pytest.fixture
-def phones(db, frozen, timers_sent):
+def phones(db, frozen):
     """A digital table, tour started, its four players seated from their phones: seat -> client."""
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
@@ -50,7 +50,7 @@ def phones(db, frozen, timers_sent):
 
 
 @pytest.fixture
-def refereed(db, frozen, timers_sent):
+def refereed(db, frozen):
     world = live_tour("refereed")
     play.start_tour(world["chief"], world["tour"])
     return world
@@ -107,7 +107,7 @@ def test_before_the_tour_starts_the_pages_say_so(db, frozen):
 # -- the player's phone --------------------------------------------------------------------------
 
 
-def test_a_seat_is_taken_with_the_right_pin_only(db, frozen, timers_sent):
+def test_a_seat_is_taken_with_the_right_pin_only(db, frozen):
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     client, response = claim(2, "0000")
@@ -319,7 +319,7 @@ def test_the_chief_referee_annuls_a_warning_with_a_reason(refereed, frozen):
     assert game(refereed).violations[0].annulled == "Игрок отошёл с разрешения"
 
 
-def test_the_referees_clock_taps_switches_and_records_the_deal(db, frozen, timers_sent):
+def test_the_referees_clock_taps_switches_and_records_the_deal(db, frozen):
     world = live_tour("clock")
     play.start_tour(world["chief"], world["tour"])
     post_tablet(world, {"action": "start", "seat": 2})
@@ -346,7 +346,7 @@ def test_the_tablet_of_a_digital_table_shows_its_qr_code_and_frees_a_seat(phones
 # -- starting a tour, choosing the modes ---------------------------------------------------------------
 
 
-def test_the_organiser_chooses_the_modes_and_the_chief_referee_starts_the_tour(db, frozen, timers_sent):
+def test_the_organiser_chooses_the_modes_and_the_chief_referee_starts_the_tour(db, frozen):
     world = live_tour("sheet")
     manage = "/tournaments/cup/manage/tours/1/"
     page = text(login(world["org"]).get(manage))

@@ -44,7 +44,7 @@ def _table(monkeypatch, regulations: dict, first_seed: int) -> dict:
 
 
 @pytest.fixture
-def sea(db, frozen, timers_sent, monkeypatch):
+def sea(db, frozen, monkeypatch):
     """Sea Goat of three; from seed 3 the fifth move (seat 3's) may put 0-0 and 4-4 down at once."""
     return _table(monkeypatch, {"game": "sea_goat", "teams": False}, 3)
 
@@ -121,7 +121,7 @@ def test_the_phone_offers_two_doubles_and_plays_them_without_javascript(sea):
     assert len(after["hands"]["3"]) == mine["tiles_left"]["3"] - 2
 
 
-def test_a_goat_table_refuses_a_second_tile(db, frozen, timers_sent, monkeypatch):
+def test_a_goat_table_refuses_a_second_tile(db, frozen, monkeypatch):
     table = _table(monkeypatch, {"game": "goat"}, 1)
     pid = table["pid"]
     live = LiveTable.objects.get(pk=pid)

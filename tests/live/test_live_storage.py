@@ -39,7 +39,7 @@ def stored_bytes(partition_id: int) -> int:
     return total + len(json.dumps(partition, default=str).encode())
 
 
-def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen, timers_sent):
+def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen):
     world = live_tour("digital", {"format": "fixed_deals", "deals": 12})
     tokens = seated(world)
     pk = world["p1"].pk
@@ -63,7 +63,7 @@ def test_a_twelve_deal_partition_played_live_takes_at_most_300_kb(frozen, timers
     game = engine_partition(Partition.objects.get(pk=pk))
     assert len(game.deals) >= 12 and moves > 200
     assert ClockLapse.objects.filter(partition_id=pk).exists()
-    assert LiveTable.objects.get(pk=pk).timer_at is None  # no clock runs once it is over: no timer
+    assert LiveTable.objects.get(pk=pk).deadline is None  # no clock runs once it is over
     size = stored_bytes(pk)
     print(f"\n{len(game.deals)} deals, {moves} moves, {PartitionChange.objects.filter(partition_id=pk).count()} "
           f"changes: {size / 1024:.0f} KiB")

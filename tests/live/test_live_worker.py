@@ -1,8 +1,8 @@
 """The clocks on a real worker and beat (Redis: the filesystem broker cannot give a message back
 when a worker dies). How late a timeout is recorded is the benchmark's to measure; these tests
-prove the wiring: a move left to run out is recorded, once per lapse; a timer delivered twice
-records one violation; a worker killed with tasks pending and started again loses none and
-doubles none."""
+prove the wiring: a move left to run out is recorded, once per lapse, within the sweep's passes;
+the sweep delivered several times records one violation; a worker killed and started again loses
+no deadline and doubles none."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class Processes:
                                     env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     def start_worker(self) -> None:
-        queues = f"{self.queue}.clock,{self.queue}.sweep"  # the clocks' worker of config/run.sh
+        queues = f"{self.queue}.sweep"  # the clocks' worker of config/run.sh
         self.worker = self._start("worker", "worker", "--pool=solo", "-Q", queues, "--loglevel=info",
                                   "--without-heartbeat", "--without-gossip", "--without-mingle")
         deadline = time.monotonic() + 60
@@ -83,7 +83,7 @@ def service(tmp_path, database_url_for_processes, settings):
     settings.CLOCK_OUTAGE_SECONDS = 60
     processes = Processes(tmp_path, database_url_for_processes)
     settings.CELERY_TASK_DEFAULT_QUEUE = processes.queue
-    settings.CLOCK_QUEUE = f"{processes.queue}.clock"
+    settings.SWEEP_QUEUE = f"{processes.queue}.sweep"
     yield processes
     processes.stop()
 
@@ -125,23 +125,25 @@ def test_a_move_left_to_run_out_is_recorded_once_per_lapse_by_the_worker_and_the
     assert [v.consequence for v in violations[:2]] == ["warning", "penalty"]
 
 
-def test_the_same_timer_delivered_twice_records_one_violation(db, service):
+def test_the_sweep_delivered_three_times_at_once_records_one_violation(db, service):
     world = live_tour("digital", FAST)
     play.start_tour(world["chief"], world["tour"])
     seat_all(world, world["p1"])
     table = LiveTable.objects.get(pk=world["p1"].pk)
-    for _ in range(2):  # the task sent once by the service and twice more: three deliveries
-        timers.expire_turn.apply_async((table.pk, table.turn), countdown=0, queue=service.queue)
     time.sleep(max(0.0, (table.deadline - clock.now()).total_seconds()) + 0.2)
-    service.start_worker()  # no beat: only the timers can record it
+    for _ in range(3):  # no beat: three rounds queued, taken as soon as the worker is up
+        timers.sweep.apply_async(queue=f"{service.queue}.sweep")
+    service.start_worker()
     wait_until(lambda: ClockLapse.objects.filter(partition=world["p1"]).exists(), 30, "the lapse")
-    time.sleep(1.0)
     play.pause(world["ref"], world["p1"].pk, "dispute")
+    time.sleep(1.5)  # the rounds still running find the table paused
     assert ClockLapse.objects.filter(partition=world["p1"], turn=table.turn, lapse=1).count() == 1
-    assert ClockLapse.objects.get(partition=world["p1"], lapse=1).by == "task"
+    assert ClockLapse.objects.get(partition=world["p1"], lapse=1).by == "sweep"
+    assert len(engine_partition(Partition.objects.get(pk=world["p1"].pk)).violations) == \
+        ClockLapse.objects.filter(partition=world["p1"]).count()
 
 
-def test_a_worker_killed_with_timers_pending_loses_and_doubles_no_deadline(db, service):
+def test_a_worker_killed_mid_round_loses_and_doubles_no_deadline(db, service):
     world = live_tour("digital", {**FAST, "time_several": 3, "time_single": 3, "time_fish": 3, "time_pass": 3})
     service.start_worker()
     service.start_beat()
@@ -149,7 +151,7 @@ def test_a_worker_killed_with_timers_pending_loses_and_doubles_no_deadline(db, s
     for partition in (world["p1"], world["p2"]):
         seat_all(world, partition)
     time.sleep(0.5)
-    service.kill_worker()  # the timers of both tables are pending (held by the worker, unacknowledged)
+    service.kill_worker()  # mid-round: the sweep holds a round unacknowledged
     time.sleep(5)  # both deadlines pass with no worker
     service.start_worker()
     wait_until(lambda: ClockLapse.objects.filter(partition=world["p2"]).count() >= 2, 40, "the lapses after restart")

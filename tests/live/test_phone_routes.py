@@ -216,7 +216,7 @@ def test_a_middleware_nobody_placed_stops_the_lean_path_at_start(settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processes, tmp_path, timers_sent):
+def test_a_real_server_answers_a_tables_phones_at_once(database_url_for_processes, tmp_path):
     """Through gunicorn and the project's worker, the lean path's pool of threads: the four phones
     read at once, then the table is played move by move with the others reading meanwhile; every
     move is stored once and each answer is the table after it."""

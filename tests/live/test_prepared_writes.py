@@ -28,7 +28,7 @@ def _stored(model, pk, *skip: str) -> dict:
 def _changed(live: LiveTable, now: datetime.datetime) -> None:
     live.turn += 3
     live.seat, live.allowance, live.lapses = 4, 5, 2
-    live.turn_started_at, live.deadline, live.timer_at = now, now + datetime.timedelta(seconds=5), None
+    live.turn_started_at, live.deadline = now, now + datetime.timedelta(seconds=5)
     live.turn_paused = 1.5
     live.deal_over = True
 

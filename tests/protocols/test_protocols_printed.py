@@ -58,11 +58,10 @@ def test_a_penalty_before_the_first_deal_and_the_deduct_mode_are_lines_too():
 
 
 @pytest.fixture
-def clock_table(db, monkeypatch):
+def clock_table(db):
     """Table 1 at the referee's clock (target 100): two lapses of seat 2's lead at deadlines the
     sweep records seconds late, deal 1 (A +30), a warning and a penalty the referee writes after
     it, deal 2 (B +50), deal 3 (A +50): 105 : 75."""
-    monkeypatch.setattr(pipeline, "send_timer", lambda *args: None)
     world = live_tour("clock")
     ref, pk = world["ref"], world["p1"].pk
     fake = Clock()

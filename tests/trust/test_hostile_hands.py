@@ -23,7 +23,6 @@ from livetools import goat_table, live_tour, login, seated
 from scoring import engine
 from scoring.live import play
 from scoring.models import HandLook, LiveTable, Partition
-from scoring.recording import pipeline
 from tournaments import services as tournament_services
 from trustworld import api
 from scoring.recording import commands, formats, queries, storage
@@ -33,11 +32,6 @@ pytestmark = pytest.mark.django_db
 TILES = [str(t) for t in engine.TILES]
 HANDS = {"1": TILES[0:7], "2": TILES[7:14], "3": TILES[14:21], "4": TILES[21:28]}
 TILE = re.compile(r"\b[0-6]-[0-6]\b")
-
-
-@pytest.fixture(autouse=True)
-def no_timers(monkeypatch):
-    monkeypatch.setattr(pipeline, "send_timer", lambda *args: None)
 
 
 def turn(pk: int) -> int:

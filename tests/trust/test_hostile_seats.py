@@ -15,7 +15,6 @@ from livetools import PIN, live_tour
 from scoring import protocols
 from scoring.live import play
 from scoring.models import SeatHolder
-from scoring.recording import pipeline
 
 from trustworld import PINS
 
@@ -27,9 +26,8 @@ OWNER = {"device": "owner-phone-0123456789ab", "address": "203.0.113.9"}
 
 
 @pytest.fixture
-def table(frozen, monkeypatch):
+def table(frozen):
     """A digital table whose tour has started, nobody seated yet."""
-    monkeypatch.setattr(pipeline, "send_timer", lambda *args: None)
     world = live_tour("digital")
     play.start_tour(world["chief"], world["tour"])
     return world
