@@ -271,6 +271,9 @@ else:
         "data_folder_in": str(_celery_dir / "messages"),
         "data_folder_out": str(_celery_dir / "messages"),
         "control_folder": str(_celery_dir / "control"),
+        # A worker lists the folder this often when it is idle (kombu: every second): the sweep's
+        # round, sent each second, starts within a quarter of a second.
+        "polling_interval": 0.25,
     }
     CELERY_RESULT_BACKEND = f"file://{_celery_dir / 'results'}"
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
