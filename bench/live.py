@@ -2,7 +2,7 @@
 streams open, with PostgreSQL, Redis, the ASGI server, a Celery worker and the beat on this machine.
 
 Run by hand: ``.venv/bin/python bench/live.py [--tables 250] [--minutes 5] [--kill-worker] [--ramp]
-[--floor FILE]``.
+[--goat N] [--floor FILE]``.
 
 It uses its own PostgreSQL database (``domino_bench_live``, dropped, created and migrated) and
 Redis database (``redis://127.0.0.1:6379/7``, emptied first). It builds a tournament in-process
@@ -40,7 +40,11 @@ again for the turn it is at); a stream that broke reconnects with the number of 
 got (``after``). Afterwards every move a phone was answered for must be stored once, and every
 spectator must have got each event of its table from its first one on, once, or a ``reset`` that
 redraws its table past it (a stream asked to replay more than ``LIVE_REPLAY_MAX_EVENTS`` numbers of
-the tournament: a quiet table's screen after a break). ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
+the tournament: a quiet table's screen after a break). ``--goat N``: besides the ``--tables``, N Goat tables with a bazaar (an individual Goat event of
+three players a table, one game to ``--target``, in a tournament of its own) are played in the
+same run, their phones drawing from the bazaar when nothing fits (``POST .../live/draw/``), their
+screens among the spectators, and every check covers both tournaments: a hall of mixed games.
+``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
 ``--step`` seconds: the move rate and the latency of each step, and the highest rate with p99
 under 500 ms. Traffic goes to 127.0.0.1 only; every process started here is stopped at the end.
 """
@@ -96,10 +100,13 @@ def main() -> None:
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/domino_bench_live"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--floor", type=Path, help="bench/floor.py's --json file: CPU per move against the floor's")
+    parser.add_argument("--goat", type=int, default=0,
+                        help="besides the --tables, this many Goat tables with a bazaar (three players each), in a "
+                             "tournament of their own, played in the same run: a hall of mixed games")
     args = parser.parse_args()
     floor = json.loads(args.floor.read_text()) if args.floor else None  # a wrong file fails before the build
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: still stop the services
-    spectators = args.tables * 4 if args.spectators is None else args.spectators
+    spectators = (args.tables + args.goat) * 4 if args.spectators is None else args.spectators
     os.environ["DJANGO_SETTINGS_MODULE"] = "livesettings"
     os.environ["REDIS_URL"] = args.redis_url
     drop_database(args.database_url)  # an earlier run's clocks would keep the sweep busy
@@ -110,8 +117,13 @@ def main() -> None:
     redis.Redis.from_url(args.redis_url).flushdb()
     started = time.perf_counter()
     slug, tables = build(args.tables, args.target)
-    print(f"built {slug}: {args.tables} tables, {4 * args.tables} players, in "
-          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    slugs = [slug]
+    if args.goat:
+        goat, goat_tables = build(args.goat, args.target, game="goat")
+        slugs.append(goat)
+        tables += goat_tables
+    print(f"built {', '.join(slugs)}: {args.tables} + {args.goat} tables, {4 * args.tables + 3 * args.goat} players, "
+          f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     connection.close()
 
     services = Services(args.database_url, args.redis_url)
@@ -121,14 +133,15 @@ def main() -> None:
         from scoring.live import play
         from tournaments.models import Tour
 
-        # The tour starts now that the clock service runs: no-show deadlines, then the seats.
-        tour = Tour.objects.get(tournament__slug=slug, number=1)
-        play.start_tour(tour.tournament.created_by, tour)
+        # The tours start now that the clock service runs: no-show deadlines, then the seats.
+        for tour in Tour.objects.filter(tournament__slug__in=slugs, number=1).select_related("tournament"):
+            play.start_tour(tour.tournament.created_by, tour)
         connection.close()
         duration = len(RAMP) * args.step if args.ramp else args.minutes * 60
         # Seats are taken over the first seconds, as players arrive; the streams open before.
-        arrival = min(30.0, args.tables * 0.08)
-        watchers, results = start_spectators(services.port, slug, args.tables, spectators, duration + arrival + 5)
+        arrival = min(30.0, len(tables) * 0.08)
+        watchers, results = start_spectators(services.port, [(t["slug"], t["table"]) for t in tables], spectators,
+                                             duration + arrival + 5)
         time.sleep(min(10.0, 1 + spectators / 200))  # the streams are open before the first move
         cpu_before = services.cpu()
         own_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -145,7 +158,7 @@ def main() -> None:
     connection.close()
     client_cpu = own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime
     run.stopped = stopped
-    report(args, slug, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu,
+    report(args, slugs, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu,
            floor)
 
 
@@ -162,9 +175,10 @@ def drop_database(url: str) -> None:
 # -- the tournament ------------------------------------------------------------------------------
 
 
-def build(tables: int, target: int) -> tuple[str, list[dict]]:
-    """A tournament of ``tables`` x 4 players, one tour drawn, every table digital, published:
-    not started yet."""
+def build(tables: int, target: int, game: str = "sports") -> tuple[str, list[dict]]:
+    """A tournament of ``tables`` x 4 players in pairs, one tour drawn, every table digital,
+    published: not started yet. ``game="goat"``: an individual Goat event of ``tables`` x 3
+    players (each table with a bazaar of seven), one game to ``target`` a table."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
@@ -176,24 +190,29 @@ def build(tables: int, target: int) -> tuple[str, list[dict]]:
     User = get_user_model()
     organiser = User.objects.filter(username="bench-live-org").first() or \
         User.objects.create_superuser("bench-live-org", password=None)
-    slug = f"{SLUG}-{int(time.time())}"
+    goat = game == "goat"
+    slug = f"{SLUG}-{'goat-' if goat else ''}{int(time.time())}"
     today = datetime.date.today()
-    tournament = services.create_tournament(organiser, name=slug, slug=slug, starts_on=today, ends_on=today,
-                                            regulations={"target": target})
+    tournament = services.create_tournament(
+        organiser, name=slug, slug=slug, starts_on=today, ends_on=today,
+        format=Tournament.Format.INDIVIDUAL if goat else Tournament.Format.SWISS,
+        regulations={"game": "goat", "players": 3, "lose_at": target} if goat else {"target": target})
     pin = make_password(PIN)  # one salt for all: the bench's players, never a real site's
-    pairs = 2 * tables
+    seats = 3 if goat else 4
     with transaction.atomic():
         players = Player.objects.bulk_create(Player(last_name=f"Игрок {slug} {n}", pin=pin)
-                                             for n in range(2 * pairs))
+                                             for n in range(seats * tables))
         Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
-        Pair.objects.bulk_create(Pair(tournament=tournament, number=n + 1, first=players[2 * n],
-                                      second=players[2 * n + 1]) for n in range(pairs))
+        if not goat:
+            Pair.objects.bulk_create(Pair(tournament=tournament, number=n + 1, first=players[2 * n],
+                                          second=players[2 * n + 1]) for n in range(2 * tables))
     tour = tours.generate_tour(organiser, tournament)
     play.set_tour_play_mode(organiser, tour, "digital")
     tours.publish_tour(organiser, tour)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-    plan = [{"table": t.number, "partition": t.partition.pk}
+    plan = [{"table": t.number, "partition": t.partition.pk, "slug": slug, "seats": seats}
             for t in tour.tables.select_related("partition").order_by("number")]
+    assert all(sum(getattr(t, f"seat{n}_id") is not None for n in range(1, 5)) == seats for t in tour.tables.all())
     return slug, plan
 
 
@@ -300,6 +319,7 @@ class Run:
     def __init__(self) -> None:
         self.moves: list[tuple[float, float]] = []  # (when answered, seconds) of each move request
         self.reads: list[float] = []
+        self.draws: list[float] = []  # Goat: each draw from the bazaar (not a move)
         self.seats: list[float] = []
         self.allowance: dict[tuple[int, int], int] = {}  # (partition, turn) -> allowance seen
         self.statuses: Counter[str] = Counter()
@@ -357,7 +377,8 @@ def fits(tile: str, ends: list[int]) -> list[str]:
 
 
 async def table_players(session, table: dict, run: Run, pace: dict, stop_at: float, delay: float) -> None:
-    """The four phones of one table: seats, then every move until the partition ends or time is up."""
+    """The phones of one table (four; three at a Goat table): seats, then every move until the
+    partition ends or time is up. A Goat player with nothing that fits draws from the bazaar first."""
     import aiohttp
 
     from scoring.management.commands.demo_players import think_time
@@ -366,7 +387,7 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
     url = f"/api/partitions/{pid}/live/"
     await asyncio.sleep(delay)
     tokens: dict[int, str] = {}
-    for seat in (1, 2, 3, 4):
+    for seat in range(1, table["seats"] + 1):
         began = time.perf_counter()
         async with session.post(url + "seat/", json={"seat": seat, "pin": PIN}) as response:
             body = await response.json()
@@ -431,24 +452,32 @@ async def table_players(session, table: dict, run: Run, pace: dict, stop_at: flo
         else:
             options = [(tile, side) for tile in hands[seat][1] for side in fits(tile, current["ends"])]
         body: dict = {"turn": turn}
+        action = "move"
         if options:
             tile, side = random.Random(pid * 7919 + turn).choice(options)
             body.update(tile=tile, end=side)
+        elif current.get("bazaar"):  # Goat: nothing fits and the bazaar has tiles
+            action = "draw"
         else:
             body["pass"] = True
         began = time.perf_counter()
         try:
-            async with session.post(url + "move/", json=body, headers={"X-Seat-Token": tokens[seat]}) as response:
+            async with session.post(url + f"{action}/", json=body,
+                                    headers={"X-Seat-Token": tokens[seat]}) as response:
                 answer = await response.json(content_type=None)
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             # Stored or not, nobody knows: the phone reads the table and goes on from there.
-            run.statuses[f"move broken: {type(error).__name__}"] += 1
+            run.statuses[f"{action} broken: {type(error).__name__}"] += 1
             state = await read(seat)
             keep_hands(state)
             continue
         took = time.perf_counter() - began
-        run.statuses[f"move {response.status}"] += 1
-        if response.status == 200:
+        run.statuses[f"{action} {response.status}"] += 1
+        if response.status == 200 and action == "draw":  # the same turn goes on with the tile drawn
+            run.draws.append(took)
+            state = answer
+            keep_hands(state)
+        elif response.status == 200:
             run.moves.append((time.time(), took))
             run.answered.append((pid, turn))
             state = answer
@@ -469,35 +498,36 @@ def _seen(state: dict) -> float:
 # -- the spectators ------------------------------------------------------------------------------
 
 
-def start_spectators(port: int, slug: str, tables: int, count: int, seconds: float):
-    """The spectators, in a process of their own (their parsing must not delay the players')."""
+def start_spectators(port: int, tables: list[tuple[str, int]], count: int, seconds: float):
+    """The spectators of ``tables`` (each its tournament's slug and its number), in a process of
+    their own (their parsing must not delay the players')."""
     receiver, sender = multiprocessing.Pipe(duplex=False)
-    process = multiprocessing.get_context("fork").Process(target=spectate, args=(port, slug, tables, count, seconds,
+    process = multiprocessing.get_context("fork").Process(target=spectate, args=(port, tables, count, seconds,
                                                                                sender), daemon=True)
     process.start()
     return process, receiver
 
 
-def spectate(port: int, slug: str, tables: int, count: int, seconds: float, sender) -> None:
-    sender.send(asyncio.run(_spectate(port, slug, tables, count, seconds)))
+def spectate(port: int, tables: list[tuple[str, int]], count: int, seconds: float, sender) -> None:
+    sender.send(asyncio.run(_spectate(port, tables, count, seconds)))
 
 
-async def _spectate(port: int, slug: str, tables: int, count: int, seconds: float) -> dict:
+async def _spectate(port: int, tables: list[tuple[str, int]], count: int, seconds: float) -> dict:
     import aiohttp
 
     got: list[tuple[str, float]] = []
-    watched: list[tuple[int, list[int]]] = []  # each screen's table and the numbers it got
+    watched: list[tuple[tuple[str, int], list[int]]] = []  # each screen's table and the numbers it got
     failures: Counter[str] = Counter()
     resets = 0
     stop_at = time.time() + seconds
 
-    async def watch(table: int) -> None:
+    async def watch(slug: str, table: int) -> None:
         """One screen: from the first hello on, every event of its table, reconnecting with the
         number of the last one it got when the stream breaks, as a browser's EventSource does."""
         nonlocal resets
         url = f"http://127.0.0.1:{port}/api/tournaments/{slug}/live/events/?tour=1&table={table}"
         seen: list[int] = []
-        watched.append((table, seen))
+        watched.append(((slug, table), seen))
         last: int | None = None
         while time.time() < stop_at:
             try:
@@ -536,7 +566,7 @@ async def _spectate(port: int, slug: str, tables: int, count: int, seconds: floa
 
     timeout = aiohttp.ClientTimeout(total=None, sock_read=60)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=timeout) as session:
-        streams = [asyncio.create_task(watch(1 + k % tables)) for k in range(count)]
+        streams = [asyncio.create_task(watch(*tables[k % len(tables)])) for k in range(count)]
         await until_time()
         for stream in streams:
             stream.cancel()
@@ -548,12 +578,13 @@ async def _spectate(port: int, slug: str, tables: int, count: int, seconds: floa
 # -- the check and the report ---------------------------------------------------------------------
 
 
-def lapses(slug: str, run: Run) -> dict:
-    """Every clock lapse of the tournament, and whether any was missed or doubled."""
+def lapses(slugs: list[str], run: Run) -> dict:
+    """Every clock lapse of the tournaments, and whether any was missed or doubled."""
     from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
-    from scoring.recording.storage import engine_partition
+    from scoring.recording.pipeline import GAMES
 
-    partitions = Partition.objects.filter(table__tour__tournament__slug=slug)
+    partitions = Partition.objects.filter(table__tour__tournament__slug__in=slugs).select_related(
+        "table__tour__tournament")
     # The clocks stopped with the services: a deadline more than 1 s before that is overdue.
     cutoff = datetime.datetime.fromtimestamp(run.stopped - 1, datetime.timezone.utc)
     recorded = list(ClockLapse.objects.filter(partition__in=partitions).values_list(
@@ -583,7 +614,9 @@ def lapses(slug: str, run: Run) -> dict:
                        .values_list("partition_id", flat=True))
     lapsed = Counter(p for p, *_ in recorded)
     for partition in partitions.filter(pk__in=lapsed):
-        violations = sum(1 for v in engine_partition(partition).violations if v.code == "move_time")
+        played = GAMES.of(partition.table.tour.tournament.kind).load(partition)
+        games = played.games if hasattr(played, "games") else [played]  # a sitting of Goat games, or a partition
+        violations = sum(1 for game in games for v in game.violations if v.code == "move_time")
         if not violations == timeouts[partition.pk] == lapsed[partition.pk]:
             doubled += 1
             problems.append(f"partition {partition.pk}: {lapsed[partition.pk]} lapses, {timeouts[partition.pk]} "
@@ -603,24 +636,24 @@ def lapses(slug: str, run: Run) -> dict:
             "by": Counter(r[5] for r in recorded)}
 
 
-def kept(slug: str, run: Run, pushed: dict | None) -> dict:
+def kept(slugs: list[str], run: Run, pushed: dict | None) -> dict:
     """Nothing lost or doubled across broken connections: every move a phone was answered for is
     stored, and no turn has two moves; every screen got each event of its table once, from the
     hello it began with to a few seconds before the end (what came later may be cut by the stop)."""
     from scoring.models import LiveEvent, PartitionChange
 
     stored = Counter((pid, data["turn"]) for pid, data in PartitionChange.objects.filter(
-        partition__table__tour__tournament__slug=slug, action="move").values_list("partition_id", "data"))
+        partition__table__tour__tournament__slug__in=slugs, action="move").values_list("partition_id", "data"))
     found = {"moves lost": sum(1 for move in run.answered if not stored[move]),
              "turns with two moves": sum(1 for count in stored.values() if count > 1),
              "events missed": 0, "events doubled": 0, "screens": 0}
     if pushed is None:
         return found
     cutoff = min(run.ended, pushed["until"]) - 3
-    events: dict[int, list[tuple[int, float]]] = {}
-    for table, number, at in LiveEvent.objects.filter(tournament__slug=slug, table__isnull=False).values_list(
-            "table__number", "number", "at"):
-        events.setdefault(table, []).append((number, at.timestamp()))
+    events: dict[tuple[str, int], list[tuple[int, float]]] = {}
+    for slug, table, number, at in LiveEvent.objects.filter(tournament__slug__in=slugs, table__isnull=False).values_list(
+            "tournament__slug", "table__number", "number", "at"):
+        events.setdefault((slug, table), []).append((number, at.timestamp()))
     for table, seen in pushed["watched"]:
         if not seen or seen[0] >= 0:
             continue  # never connected (counted among the stream failures)
@@ -655,17 +688,19 @@ def verdict(value: float | None, target: float) -> str:
     return "n/a" if value is None else ("met" if value < target else "NOT met")
 
 
-def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dict[str, float],
+def report(args, slugs: list[str], run: Run, pushed: dict | None, load: float, cpu: dict[str, float],
            client_cpu: float, floor: dict | None) -> None:
-    clocks = lapses(slug, run)
+    clocks = lapses(slugs, run)
     wall = run.ended - run.began
     moves = [t for _, t in run.moves]
     print(f"\nmachine: {os.cpu_count()} cores ({platform.processor() or platform.machine()}), Python "
           f"{platform.python_version()}, PostgreSQL {pg_version()}; load average before {load:.2f}")
-    print(f"run: {args.tables} tables ({4 * args.tables} players), {pushed['streams'] if pushed else 0} live streams, "
+    goat = f" and {args.goat} Goat tables ({3 * args.goat} players)" if args.goat else ""
+    print(f"run: {args.tables} tables ({4 * args.tables} players){goat}, {pushed['streams'] if pushed else 0} live streams, "
           f"{wall:.0f} s; {len(moves)} moves ({len(moves) / wall:.1f}/s), {run.finished} partitions finished "
           f"(to {args.target}); {dict(run.statuses)}")
-    print(f"seat claims: {spread(run.seats)}; reads of a phone's view: {spread(run.reads)}")
+    print(f"seat claims: {spread(run.seats)}; reads of a phone's view: {spread(run.reads)}"
+          + (f"; draws from the bazaar: {len(run.draws)}, {spread(run.draws)}" if run.draws else ""))
     print("CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
           + f", players' client {client_cpu:.0f} s, of {(os.cpu_count() or 1) * wall:.0f} s")
     rows = []
@@ -709,7 +744,7 @@ def report(args, slug: str, run: Run, pushed: dict | None, load: float, cpu: dic
                  verdict(percentile(delays, 0.99) if delays else None, TARGETS["lapse_p99"])))
     rows.append(("deadlines missed / doubled", f"{clocks['missed']} / {clocks['doubled']}", "0 / 0",
                  "met" if clocks["missed"] == clocks["doubled"] == 0 else "NOT met"))
-    held = kept(slug, run, pushed)
+    held = kept(slugs, run, pushed)
     rows.append(("moves answered and lost / turns moved twice", f"{held['moves lost']} of {len(run.answered)} / "
                  f"{held['turns with two moves']}", "0 / 0",
                  "met" if held["moves lost"] == held["turns with two moves"] == 0 else "NOT met"))
