@@ -35,6 +35,18 @@ def test_wrong_password_and_bad_token_are_json_errors(world):
     assert response.status_code == 401 and response.json() == {"detail": "Invalid token."}
 
 
+def test_a_login_longer_than_a_login_can_be_is_refused_before_the_sign_in(world):
+    from axes.models import AccessAttempt
+
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    response = api.post("/api/auth/token/", {"username": "о" * 300, "password": "9"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"]["username"] == ["Ensure this field has no more than 150 characters."]
+    assert not AccessAttempt.objects.exists()  # no failed sign-in recorded: none was tried
+    response = api.post("/api/auth/token/", {"username": "о" * 150, "password": "9"}, format="json")
+    assert response.status_code == 400 and AccessAttempt.objects.get().username == "о" * 150
+
+
 def test_no_credentials_is_401_with_the_token_scheme(world):
     response = APIClient(HTTP_ACCEPT_LANGUAGE="en").post("/api/tournaments/", NEW, format="json")
     assert response.status_code == 401

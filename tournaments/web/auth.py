@@ -81,6 +81,14 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
 
+class LoginSerializer(AuthTokenSerializer):
+    """DRF's login and password, the login no longer than the user model's: a longer one is no
+    login, refused before the sign-in (whose failure django-axes records in a column that short)."""
+
+    username = serializers.CharField(label=AuthTokenSerializer().fields["username"].label, write_only=True,
+                                     max_length=get_user_model()._meta.get_field("username").max_length)
+
+
 class TokenView(APIView):
     """``/api/auth/token/``: POST a login and password for a token; DELETE revokes the token the
     request carries."""
@@ -97,7 +105,7 @@ class TokenView(APIView):
         return [permissions.AllowAny()]
 
     @extend_schema(
-        summary="Get an API token", tags=["auth"], request=AuthTokenSerializer,
+        summary="Get an API token", tags=["auth"], request=LoginSerializer,
         description="The same token each time until it is revoked (DELETE) or the password changes. After "
                     "too many wrong passwords for a login from one address, that login is refused from there "
                     "for a while (429, with Retry-After), even with the right password.",
@@ -105,7 +113,7 @@ class TokenView(APIView):
                    400: OpenApiResponse(ErrorSerializer, description="Wrong login or password."),
                    429: OpenApiResponse(ErrorSerializer, description="Too many failed sign-ins: wait.")})
     def post(self, request):
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer = LoginSerializer(data=request.data, context={"request": request})
         if not serializer.is_valid():
             # django-axes marks the request when this login is locked out from this address.
             if getattr(request, "axes_locked_out", False):
