@@ -11,6 +11,8 @@ Django's ``authenticate`` with the request: the login page, the admin's and ``PO
 
 from __future__ import annotations
 
+from typing import cast
+
 from axes.backends import AxesStandaloneBackend
 from axes.helpers import get_cool_off
 from django.contrib.auth import get_user_model
@@ -86,7 +88,7 @@ class LoginSerializer(AuthTokenSerializer):
     login, refused before the sign-in (whose failure django-axes records in a column that short)."""
 
     username = serializers.CharField(label=AuthTokenSerializer().fields["username"].label, write_only=True,
-                                     max_length=get_user_model()._meta.get_field("username").max_length)
+                                     max_length=cast(int, get_user_model()._meta.get_field("username").max_length))
 
 
 class TokenView(APIView):
