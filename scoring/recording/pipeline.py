@@ -683,7 +683,7 @@ def _lapse(step: Step, by: str) -> None:
             ClockLapse.objects.create(partition=partition, turn=live.turn, lapse=number, seat=seat, deadline=deadline,
                                       at=step.now, by=by)
     except IntegrityError:  # recorded already (unreachable under the row lock; the constraint is the proof)
-        live.lapses, live.deadline = number, None  # re-armed by align() for the next lapse
+        live.lapses, live.deadline = number, None  # set again by align(), for the next lapse
         return
     found = step.kind.lapse(step, seat)
     live.lapses, live.deadline = number, None  # set again by align(), for the next lapse
@@ -749,10 +749,10 @@ def sweep(passes: int = 1, every: float = 0.0, *, limit: int = 500, budget: floa
     longer than CLOCK_OUTAGE_SECONDS, extend every running clock by it first), then, ``passes``
     times ``every`` seconds apart, record the clocks that have run out, the move clocks longest
     overdue first, each table in a transaction of its own: a table that fails is logged and marked
-    (:func:`expire`), and the next is taken. It stops after ``budget`` seconds of work (the next
-    round goes on), so that on a saturated server the rounds, and their heartbeat, stay frequent:
-    a busy clock service must not be taken for a dead one. Returns how many tables it recorded
-    something at."""
+    (:func:`expire`), and the next is taken. It stops ``budget`` seconds after its first pass began,
+    its waits between passes included (the next round goes on), so that on a saturated server the
+    rounds, and their heartbeat, stay frequent: a busy clock service must not be taken for a dead
+    one. Returns how many tables it recorded something at."""
     now = clock.now()
     with transaction.atomic():
         beat = ClockHeartbeat.objects.select_for_update().filter(pk=1).first()
