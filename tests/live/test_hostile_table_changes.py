@@ -8,7 +8,6 @@ The clock is in the test's hand (no sleeping)."""
 
 from __future__ import annotations
 
-import datetime
 
 import pytest
 from django.core.exceptions import ValidationError

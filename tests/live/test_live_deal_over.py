@@ -91,7 +91,7 @@ def test_the_time_running_out_while_the_result_is_typed_makes_that_deal_the_last
 
 
 def test_the_tablet_shows_the_result_form_only_once_the_clock_is_stopped(clocked, frozen):
-    pk, ref = clocked["p1"].pk, clocked["ref"]
+    ref = clocked["ref"]
     client = Client()
     client.force_login(ref)
     url = "/tournaments/cup/tours/1/tables/1/referee/"

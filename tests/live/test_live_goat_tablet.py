@@ -8,7 +8,6 @@ import pytest
 from django.test import Client
 
 from livetools import goat_table, login
-from scoring.live import play
 from scoring.models import LiveTable, Partition
 from scoring.recording import pipeline
 
