@@ -582,6 +582,7 @@ def lapses(slugs: list[str], run: Run) -> dict:
     """Every clock lapse of the tournaments, and whether any was missed or doubled."""
     from scoring.models import ClockLapse, LiveTable, Partition, PartitionChange
     from scoring.recording.pipeline import GAMES
+    from scoring.engine import Sitting
 
     partitions = Partition.objects.filter(table__tour__tournament__slug__in=slugs).select_related(
         "table__tour__tournament")
@@ -615,7 +616,7 @@ def lapses(slugs: list[str], run: Run) -> dict:
     lapsed = Counter(p for p, *_ in recorded)
     for partition in partitions.filter(pk__in=lapsed):
         played = GAMES.of(partition.table.tour.tournament.kind).load(partition)
-        games = played.games if hasattr(played, "games") else [played]  # a sitting of Goat games, or a partition
+        games = played.games if isinstance(played, Sitting) else [played]  # a sitting of Goat games, or a partition
         violations = sum(1 for game in games for v in game.violations if v.code == "move_time")
         if not violations == timeouts[partition.pk] == lapsed[partition.pk]:
             doubled += 1

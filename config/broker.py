@@ -3,7 +3,7 @@ written whole before a worker can see it.
 
 kombu's own ``Channel._put`` creates the message file under its final name and then writes it;
 a worker listing the folder in between takes the empty file, fails to decode it and stops (seen
-under ``make run``: the beat's sweep each second and the move timers write often enough). Here
+under ``make run``, when the beat's sweep and a timer task a move wrote often enough). Here
 the file is written under a name the reader skips and renamed into place, which is atomic.
 """
 

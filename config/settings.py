@@ -294,7 +294,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE") or "domi
 SWEEP_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.sweep"
 CELERY_TASK_ROUTES = {"scoring.live.sweep": {"queue": SWEEP_QUEUE}}
 # Task modules inside the apps' packages (autodiscovery finds only <app>.tasks).
-CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.push.tasks", "scoring.live.timers", "tournaments.rating.tasks")
+CELERY_IMPORTS = ("scoring.protocols.tasks", "scoring.push.tasks", "scoring.live.tasks", "tournaments.rating.tasks")
 # A task is acknowledged after it ran, and a worker holds one at a time: a worker that dies
 # mid-task leaves it to another worker instead of losing it.
 CELERY_TASK_ACKS_LATE = True

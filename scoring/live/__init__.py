@@ -1,2 +1,2 @@
 """Playing a table live: moves, draws and passes with the server's clocks (:mod:`.play`,
-:mod:`.drawing`), and the clocks' Celery tasks (:mod:`.timers`) (README, "Live tables")."""
+:mod:`.drawing`), and the clocks' Celery task, the sweep (:mod:`.tasks`) (README, "Live tables")."""

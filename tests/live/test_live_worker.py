@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from livetools import PIN, live_tour
-from scoring.live import play, timers
+from scoring.live import play, tasks
 from scoring.models import ClockLapse, LiveTable, Partition
 from scoring.recording import clock
 from scoring.recording.storage import engine_partition
@@ -132,7 +132,7 @@ def test_the_sweep_delivered_three_times_at_once_records_one_violation(db, servi
     table = LiveTable.objects.get(pk=world["p1"].pk)
     time.sleep(max(0.0, (table.deadline - clock.now()).total_seconds()) + 0.2)
     for _ in range(3):  # no beat: three rounds queued, taken as soon as the worker is up
-        timers.sweep.apply_async(queue=f"{service.queue}.sweep")
+        tasks.sweep.apply_async(queue=f"{service.queue}.sweep")
     service.start_worker()
     wait_until(lambda: ClockLapse.objects.filter(partition=world["p1"]).exists(), 30, "the lapse")
     play.pause(world["ref"], world["p1"].pk, "dispute")

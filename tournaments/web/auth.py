@@ -21,7 +21,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, parsers, permissions, serializers, status
 from rest_framework.authentication import TokenAuthentication
@@ -87,7 +87,7 @@ class LoginSerializer(AuthTokenSerializer):
     """DRF's login and password, the login no longer than the user model's: a longer one is no
     login, refused before the sign-in (whose failure django-axes records in a column that short)."""
 
-    username = serializers.CharField(label=AuthTokenSerializer().fields["username"].label, write_only=True,
+    username = serializers.CharField(label=gettext_lazy("Username"), write_only=True,
                                      max_length=cast(int, get_user_model()._meta.get_field("username").max_length))
 
 
