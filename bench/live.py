@@ -100,6 +100,8 @@ def main() -> None:
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/domino_bench_live"))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"))
     parser.add_argument("--floor", type=Path, help="bench/floor.py's --json file: CPU per move against the floor's")
+    parser.add_argument("--profile-web", type=Path, metavar="FILE",
+                        help="profile the web workers (bench/webprofile.py): FILE.<pid> each, read with pstats")
     parser.add_argument("--goat", type=int, default=0,
                         help="besides the --tables, this many Goat tables with a bazaar (three players each), in a "
                              "tournament of their own, played in the same run: a hall of mixed games")
@@ -126,7 +128,7 @@ def main() -> None:
           f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     connection.close()
 
-    services = Services(args.database_url, args.redis_url)
+    services = Services(args.database_url, args.redis_url, args.profile_web)
     load = os.getloadavg()[0]
     try:
         services.start()
@@ -223,15 +225,16 @@ class Services:
     """What config/run.sh starts, each in a session of its own: gunicorn (ASGI, 2 uvicorn
     workers), the clocks' Celery worker (2 processes) and the beat, on queues of the bench's own."""
 
-    def __init__(self, database_url: str, redis_url: str) -> None:
+    def __init__(self, database_url: str, redis_url: str, profile: Path | None = None) -> None:
         self.port = free_port()
+        self.profile = profile
         self.dir = Path(tempfile.mkdtemp(prefix="bench-live-"))
         self.env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
                     "DJANGO_SETTINGS_MODULE": "livesettings", "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
                     "DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1", "VAR_DIR": str(self.dir),
                     "SECRET_KEY": "bench-live-" + "x" * 50, "CELERY_TASK_DEFAULT_QUEUE": "bench-live",
                     # Every spectator connects from this host: one address.
-                    "LIVE_STREAMS_PER_ADDRESS": "100000"}
+                    "LIVE_STREAMS_PER_ADDRESS": "100000", "WEB_PROFILE": str(profile or "")}
         self.env.pop("HTTPS", None)
         self.web: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
@@ -251,7 +254,8 @@ class Services:
         self.web = self._start("web", [sys.executable, "-m", "gunicorn", "config.asgi:application",
                                        "--worker-class", "config.server.Worker", "--workers", "2",
                                        "--graceful-timeout", "5", "--bind", f"127.0.0.1:{self.port}",
-                                       "--backlog", "4096", "--log-level", "warning"])
+                                       "--backlog", "4096", "--log-level", "warning",
+                                       *(["-c", str(ROOT / "bench" / "webprofile.py")] if self.profile else [])])
         wait_until_up(self.port, self.web, self.dir / "web.log")
         self.wait_worker()
 
