@@ -19,6 +19,7 @@ from scoring.engine import Regulations
 from scoring.engine.regulations import GAME_DEFAULTS, STANDINGS_BY_GAME, Game
 
 from .models import Player, Role, Tournament
+from .names import person_name
 from .services import PLAYER_FIELDS
 
 # -- regulations -----------------------------------------------------------------------------------
@@ -418,7 +419,7 @@ class RefereesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.referees = {u.pk: u for u in referees}
         choices = [("", pgettext_lazy("referee", "— none —"))] + [
-            (pk, u.get_full_name() or u.get_username()) for pk, u in self.referees.items()]
+            (pk, person_name(u)) for pk, u in self.referees.items()]
         self.tables = list(tables)
         for table in self.tables:
             self.fields[f"table_{table.number}"] = forms.TypedChoiceField(

@@ -10,6 +10,7 @@ from the query alike, as are the accents of Latin letters (BGN/PCGN's ``ë``). P
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 import iuliia
 
@@ -53,3 +54,12 @@ def search_key(last_name: str, first_name: str, federation_id: str) -> str:
 def query_words(query: str) -> list[str]:
     """The words of a query as the key holds them: each must occur in a player's key."""
     return _plain(query).split()[:MAX_WORDS]
+
+
+def person_name(user: Any) -> str:
+    """A login's name as a person's is written here, surname first, as a player's is
+    ("Кузнецова-Оболенская Анна-Мария"); his login when he gave no name; "" for nobody."""
+    if user is None:
+        return ""
+    return f"{user.last_name} {user.first_name}".strip() or str(user.get_username())
+

@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from scoring.models import Partition, ProtocolDocument
 from tournaments import permissions
 from tournaments.models import Tour, Tournament
+from tournaments.names import person_name
 from tournaments.permissions import AnyUser
 
 from scoring.protocols import rendering, signing
 from scoring.protocols.sheets import (final_sheet, final_snapshot, final_summary, local, partition_query,
-                                      partition_sheet, partition_snapshot, partition_summary, person_name,
+                                      partition_sheet, partition_snapshot, partition_summary,
                                       required_seats, tour_sheet, tour_snapshot, tour_summary)
 
 

@@ -24,7 +24,7 @@ from tournaments import permissions
 from tournaments.models import Table, Tour
 
 from scoring.protocols import rendering, sheets
-from scoring.protocols.sheets import person_name
+from tournaments.names import person_name
 from tournaments.permissions import AnyUser
 
 #: Empty deal rows of a sports partition: a long partition to 200 rarely lasts more than 20 deals.

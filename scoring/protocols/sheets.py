@@ -15,20 +15,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from django.contrib.auth.models import User
-
 from scoring import engine, labels
 from scoring.models import Confirmation, Partition, PartitionChange, SeatResult
 from scoring.recording import queries, storage
 from scoring.recording.sanctions import Line, delta_text, event_times, running_lines, sanctions
 from tournaments.models import Bye, Role, SitOut, Tour, Tournament
+from tournaments.names import person_name
 from tournaments.standings import standings_table, withdrawals
-
-
-def person_name(user: User | None) -> str:
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
 
 
 def local(moment):

@@ -50,6 +50,7 @@ from pyhanko.sign import fields, signers
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 from tournaments.models import Tournament
+from tournaments.names import person_name
 from tournaments.permissions import require_manage
 
 from scoring.models import SigningKey
@@ -133,7 +134,7 @@ def name_attribute(text: str) -> str:
 def _self_signed(tournament: Tournament) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
     key = ec.generate_private_key(ec.SECP256R1())
     organiser = tournament.created_by
-    organiser_name = (organiser.get_full_name() or organiser.get_username()) if organiser else ""
+    organiser_name = person_name(organiser)
     attributes = [x509.NameAttribute(NameOID.COMMON_NAME, name_attribute(tournament.name)),
                   x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, "Protocols")]
     if organiser_name:

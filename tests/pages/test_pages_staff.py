@@ -28,11 +28,11 @@ def test_the_organiser_makes_a_referee_who_sets_his_password_by_the_link(client,
     response = client.post("/en/tournaments/cup/manage/staff/new/", {**NEW, "kind": "referee"})
     assert response.status_code == 200
     text = response.content.decode()
-    assert "Анна Ильина" in text and "shown only once" in text and "no-store" in response["Cache-Control"]
+    assert "Ильина Анна" in text and "shown only once" in text and "no-store" in response["Cache-Control"]
     link = link_in(text)
     assert cup.roles.get(user__username="ilina").kind == "referee"
     # The staff list shows the full name beside the login.
-    assert "Анна Ильина" in client.get("/en/tournaments/cup/manage/staff/").content.decode()
+    assert "Ильина Анна" in client.get("/en/tournaments/cup/manage/staff/").content.decode()
 
     client.logout()
     form = client.get(link, follow=True)

@@ -45,7 +45,7 @@ def test_each_tables_form_names_its_players_seats_tour_table_referee_and_has_20_
         assert set(range(1, 21)) <= empty
         assert "До 200 очков" in form and "40 мин" in form
     first = next(page for page in pages(text) if "Стол 1" in page)
-    assert "Анна Ильина" in first
+    assert "Ильина Анна" in first
 
 
 def test_the_seating_list_is_by_table_then_alphabetical(world, tmp_path):

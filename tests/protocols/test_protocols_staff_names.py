@@ -18,8 +18,8 @@ def test_the_protocol_prints_the_referees_full_name(world, tmp_path):
                                   last_name="Ильина", kind="referee")
     services.assign_referee(world["org"], world["table"], made.user)
     p = play_short(made.user, world["p1"].pk)
-    assert protocols.partition_sheet(p)["referee_name"] == "Анна Ильина"
+    assert protocols.partition_sheet(p)["referee_name"] == "Ильина Анна"  # surname first, as a player's name
     document = protocols.issue_partition_protocol(made.user, p.pk, base_url=BASE_URL)
     if shutil.which("pdftotext"):
         text = pdf_text(pdf_of(document), tmp_path)
-        assert "Анна Ильина" in text and "ilina" not in text
+        assert "Ильина Анна" in text and "ilina" not in text

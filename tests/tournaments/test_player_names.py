@@ -2,9 +2,11 @@
 published tables: the Russian passport's (ICAO Doc 9303, Order of the Russian foreign ministry
 since 2014), BGN/PCGN (1947) and GOST 7.79-2000 System B."""
 
+from types import SimpleNamespace
+
 import pytest
 
-from tournaments.names import SYSTEMS, query_words, search_key, spellings
+from tournaments.names import SYSTEMS, person_name, query_words, search_key, spellings
 
 # (Cyrillic, ICAO, BGN/PCGN, GOST 7.79 B), as the standards' tables write them.
 PUBLISHED = [
@@ -48,3 +50,13 @@ def test_a_query_is_made_plain_as_the_key():
 
 def test_a_latin_name_is_kept_as_written():
     assert spellings("O'Brien Patrick") == {"obrien patrick"}
+
+
+def test_a_login_is_written_surname_first_as_a_player_is():
+    def login(username, first_name="", last_name=""):
+        return SimpleNamespace(first_name=first_name, last_name=last_name, get_username=lambda: username)
+
+    assert person_name(login("kuz", "Анна-Мария", "Кузнецова-Оболенская")) == "Кузнецова-Оболенская Анна-Мария"
+    assert person_name(login("kuz", last_name="Кузнецова")) == "Кузнецова"
+    assert person_name(login("kuz")) == "kuz"
+    assert person_name(None) == ""
