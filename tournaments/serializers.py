@@ -64,8 +64,8 @@ REGULATIONS_HELP = "Every setting of the regulations (RULES.md); a setting left 
 class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = ["slug", "name", "venue", "starts_on", "ends_on", "status", "format", "regulations",
-                  "created_at"]
+        fields = ["slug", "name", "venue", "starts_on", "ends_on", "status", "format", "seeding", "regulations",
+                  "regulations_text", "team_best", "created_at"]
         read_only_fields = fields
 
 
@@ -76,7 +76,14 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_on = serializers.DateField()
     ends_on = serializers.DateField()
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False,
+                                      help_text="How tour 1 is seeded.")
     regulations = serializers.DictField(required=False, help_text=REGULATIONS_HELP)
+    regulations_text = serializers.CharField(required=False, allow_blank=True, max_length=100_000, help_text=(
+        "The regulations in words: shown on the tournament's page and printed on the final protocol."))
+    team_best = serializers.IntegerField(required=False, min_value=0, max_value=32767, help_text=(
+        "Team standings: clubs ranked by the tournament points of their best N entries (sports domino only); "
+        "0: none."))
 
 
 class TournamentUpdateSerializer(TournamentCreateSerializer):

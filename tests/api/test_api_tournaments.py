@@ -39,8 +39,24 @@ def test_create_a_tournament(world):
     body = response.json()
     assert body["slug"] == "autumn" and body["status"] == "draft" and body["format"] == "round_robin"
     assert body["regulations"]["target"] == 150 and body["regulations"]["penalty_points"] == 25
+    assert body["seeding"] == "numbers" and body["regulations_text"] == "" and body["team_best"] == 0
     tournament = Tournament.objects.get(slug="autumn")
     assert tournament.roles.get().user == world.other_org
+
+
+def test_the_seeding_the_regulations_text_and_the_team_standings_are_read_and_written(world):
+    new = {**NEW, "seeding": "random", "regulations_text": "Положение о турнире «Дубль-шесть»", "team_best": 3}
+    response = client(world.other_org).post("/api/tournaments/", new, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["seeding"], body["regulations_text"], body["team_best"]) == (
+        "random", "Положение о турнире «Дубль-шесть»", 3)
+    response = client(world.other_org).patch("/api/tournaments/autumn/", {"team_best": 0}, format="json")
+    assert response.status_code == 200 and response.json()["team_best"] == 0
+    assert Tournament.objects.get(slug="autumn").team_best == 0
+    for bad, message in (({"team_best": -1}, "greater than or equal to 0"), ({"seeding": "lottery"}, "valid choice")):
+        response = client(world.other_org).patch("/api/tournaments/autumn/", bad, format="json")
+        assert response.status_code == 400 and message in " ".join(response.json()["errors"][next(iter(bad))])
 
 
 @pytest.mark.parametrize(("change", "field", "message"), [
