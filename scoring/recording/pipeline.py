@@ -59,8 +59,8 @@ from scoring.engine.deal import new_seed
 from scoring.models import ClockHeartbeat, ClockLapse, LiveTable, Partition, result_summary
 from scoring.push import events
 from scoring.recording import clock
-from scoring.recording.state import table_state, with_players
-from tournaments.models import Tour
+from scoring.recording.state import table_state
+from tournaments.models import Table, Tour
 from tournaments.permissions import AnyUser
 from tournaments.prepared import Prepared, PreparedUpdate
 from tournaments.web import jsonreader
@@ -433,11 +433,14 @@ Check = Callable[[Step], None]
 
 
 def _lock(skip_locked: bool) -> Prepared[LiveTable]:
+    seats = [f"partition__table__{field}" for field in Table.SEAT_FIELDS]
     return Prepared(lambda pk: LiveTable.objects.select_for_update(of=("self", "partition"), skip_locked=skip_locked)
-                    .select_related("partition__table__tour__tournament").filter(pk=pk))
+                    .select_related("partition__table__tour__tournament", *seats).filter(pk=pk))
 
 
-#: A live table's rows, locked (compiled once: the compilation of the joins cost more than PostgreSQL's work).
+#: A live table's rows, locked, with its table, tour, tournament and players: compiled once (the
+#: compilation of the joins cost more than PostgreSQL's work), and prepared by PostgreSQL
+#: (DATABASE_PREPARED), which planned this nine-table join in 0.9 ms each time otherwise.
 _LOCK, _LOCK_OR_SKIP = _lock(False), _lock(True)
 #: The writes of a change of a live table, written once: its live row, and a move within a deal.
 _SAVE_LIVE, _SAVE_MOVE = PreparedUpdate(LiveTable), PreparedUpdate(Partition, ["current", "version"])
@@ -445,12 +448,11 @@ _SAVE_LIVE, _SAVE_MOVE = PreparedUpdate(LiveTable), PreparedUpdate(Partition, ["
 
 def _locked(partition_id: int, *, skip_locked: bool = False) -> tuple[Partition, LiveTable | None] | None:
     """The partition's row locked, with its live row (locked too) if the table is played live:
-    a live table in one query (inner joins, the table, its tour and tournament read unlocked),
-    then its players. None: ``skip_locked`` and the live row is held by another transaction."""
+    a live table in one query (the table, its tour, tournament and players joined, read unlocked).
+    None: ``skip_locked`` and the live row is held by another transaction."""
     live = (_LOCK_OR_SKIP if skip_locked else _LOCK).first(partition_id)
     if live is not None:
         live.partition.live = live
-        with_players(live.partition.table)
         return live.partition, live
     if skip_locked:
         return None
