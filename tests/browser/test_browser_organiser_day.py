@@ -195,7 +195,7 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     existing.get_by_label("Логин").fill("petrova")
     existing.get_by_label("Роль").select_option("referee")
     existing.get_by_role("button", name="Назначить").click()
-    expect(page.get_by_text("Анна Петрова")).to_be_visible()
+    expect(page.get_by_text("Петрова Анна")).to_be_visible()  # surname first, as a player's name
     new = page.locator(f"form[action$='/tournaments/{slug}/manage/staff/new/']")
     new.get_by_label("Логин").fill("ilin")
     new.get_by_label("Фамилия").fill("Ильин")
@@ -257,7 +257,7 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
         assert f"Стол {table.number}" in text
         for player in table.seats:
             assert str(player) in text, player
-    assert "Тур 1" in text and "Илья Ильин" in text
+    assert "Тур 1" in text and "Ильин Илья" in text
     wall = linked_pdf(page, page.get_by_role("link", name="Рассадка на стену (PDF)"))
     assert all(name in wall for name in pins)
 
@@ -308,7 +308,7 @@ def test_an_organisers_day_from_zero(live_server, browser, russian_csv, settings
     expect(referee.locator("#seat-0.done")).to_be_visible()
     fits(referee)
     signed = linked_pdf(referee, referee.get_by_role("link", name="Подписанный PDF"))
-    assert all(str(player) in signed for player in table.seats) and "Илья Ильин" in signed
+    assert all(str(player) in signed for player in table.seats) and "Ильин Илья" in signed
 
     # 10. The other tables of tour 1 on their sheets: the referee his second, the organiser the rest.
     referee.goto(base + f"/tournaments/{slug}/tours/1/tables/{mine[1]}/sheet/")
