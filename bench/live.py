@@ -46,7 +46,10 @@ same run, their phones drawing from the bazaar when nothing fits (``POST .../liv
 screens among the spectators, and every check covers both tournaments: a hall of mixed games.
 ``--ramp``: the players think ever faster in steps (x1, x1.5, x2, x3, x4, x6, x8), each
 ``--step`` seconds: the move rate and the latency of each step, and the highest rate with p99
-under 500 ms. Traffic goes to 127.0.0.1 only; every process started here is stopped at the end.
+under 500 ms. ``--profile-web FILE``: each web worker runs under the standard profiler in every
+thread (``bench/webprofile.py``) and writes ``FILE.<pid>`` when it stops (read with ``pstats``;
+the profiler slows the workers several times, so read its shares, not its times). Traffic goes to
+127.0.0.1 only; every process started here is stopped at the end.
 """
 
 from __future__ import annotations
