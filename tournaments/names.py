@@ -62,4 +62,3 @@ def person_name(user: Any) -> str:
     if user is None:
         return ""
     return f"{user.last_name} {user.first_name}".strip() or str(user.get_username())
-
