@@ -50,8 +50,9 @@ class _Compiled:
 
 class Prepared(Generic[M]):
     """``Prepared(lambda pk: Model.objects....filter(pk=pk))``: the queryset of ``arity``
-    parameters, whole numbers or texts (compared with a text column), compiled for its database on
-    the first call (inside a transaction when it locks rows)."""
+    parameters, whole numbers (keys: a number no 64-bit key can hold finds nothing) or texts
+    (compared with a text column), compiled for its database on the first call (inside a
+    transaction when it locks rows)."""
 
     def __init__(self, build: Callable[..., models.QuerySet[M]], arity: int = 1, using: str = "default") -> None:
         self._build, self._arity, self._using = build, arity, using
@@ -85,6 +86,11 @@ class Prepared(Generic[M]):
         """The instances the queryset of ``values`` would give, in its order."""
         compiled = self._compile()
         connection = connections[self._using]
+        low, high = connection.ops.integer_field_range("BigIntegerField")
+        if any(type(value) is int and not low <= value <= high for value in values):
+            # No key holds it: the queryset finds nothing (Django's lookups know the keys' range),
+            # and SQLite would not even take it (an OverflowError: a 500 for an id in a URL).
+            return []
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, [values[n] for n in compiled.params])
             rows = cursor.fetchall()

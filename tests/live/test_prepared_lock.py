@@ -16,7 +16,7 @@ from tournaments.models import Player
 from tournaments.prepared import Prepared
 from scoring.recording.state import with_players
 
-RELATED = ("partition__table__tour__tournament",)
+RELATED = ("partition__table__tour__tournament", *(f"partition__table__seat{n}" for n in (1, 2, 3, 4)))
 
 
 def _fields(instance) -> dict:
@@ -41,8 +41,20 @@ def test_the_prepared_lock_gives_what_the_queryset_gives_in_one_statement(digita
             assert table.tour.tournament.kind == expected.partition.table.tour.tournament.kind
             with CaptureQueriesContext(connection) as queries:
                 table.tour.tournament.slug  # attached: no query
+                players = [str(getattr(table, f"seat{n}")) for n in (1, 2, 3, 4)]
             assert len(queries) == 0
+            assert players == [str(getattr(expected.partition.table, f"seat{n}")) for n in (1, 2, 3, 4)]
         assert pipeline._LOCK.first(10**9) is None
+
+
+def test_a_number_no_key_can_hold_finds_nothing(digital, client):
+    """As the queryset: an id past the 64-bit range matches no row (SQLite cannot even take it: the
+    API fuzzing found a 500 for such an id in a URL)."""
+    with transaction.atomic():
+        assert pipeline._LOCK.first(2**70) is None and pipeline._LOCK.first(-2**70) is None
+    assert client.get(f"/api/partitions/{2**70}/live/").status_code == 404
+    assert client.post(f"/api/partitions/{2**70}/live/seat/", {"seat": 1, "pin": "1234"},
+                       content_type="application/json").status_code == 404
 
 
 @pytest.mark.django_db
