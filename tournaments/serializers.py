@@ -79,7 +79,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False,
                                       help_text="How tour 1 is seeded.")
     regulations = serializers.DictField(required=False, help_text=REGULATIONS_HELP)
-    regulations_text = serializers.CharField(required=False, allow_blank=True, max_length=100_000, help_text=(
+    regulations_text = serializers.CharField(required=False, allow_blank=True, help_text=(
         "The regulations in words: shown on the tournament's page and printed on the final protocol."))
     team_best = serializers.IntegerField(required=False, min_value=0, max_value=32767, help_text=(
         "Team standings: clubs ranked by the tournament points of their best N entries (sports domino only); "
