@@ -10,6 +10,11 @@ from tournaments.views import home
 from tournaments.web.auth import TokenView
 
 urlpatterns = [
+    # Not part of the DRF API (nor of its schema): a stream of Server-Sent Events (README, "Push").
+    # First: a request keeps the list of the patterns tried before its own (ResolverMatch.tried),
+    # and a stream is held for hours, a thousand at once in a hall; further down, each kept some
+    # forty lists, half the objects of a web worker that the collector walks.
+    path("api/tournaments/<slug:slug>/live/events/", sse.live_events, name="live-events"),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("scoring.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -17,8 +22,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html"),
          name="api-docs"),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
-    # Not part of the DRF API (nor of its schema): a stream of Server-Sent Events (README, "Push").
-    path("api/tournaments/<slug:slug>/live/events/", sse.live_events, name="live-events"),
     path("i18n/", include("django.conf.urls.i18n")),
     # Browsers and feed readers ask for it at the root whatever the page says.
     path("favicon.ico", RedirectView.as_view(url=staticfiles_storage.url("img/favicon.svg"), permanent=True)),
