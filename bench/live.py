@@ -48,7 +48,9 @@ screens among the spectators, and every check covers both tournaments: a hall of
 ``--step`` seconds: the move rate and the latency of each step, and the highest rate with p99
 under 500 ms. ``--profile-web FILE``: each web worker runs under the standard profiler in every
 thread (``bench/webprofile.py``) and writes ``FILE.<pid>`` when it stops (read with ``pstats``;
-the profiler slows the workers several times, so read its shares, not its times). Traffic goes to
+the profiler slows the workers several times, so read its shares, not its times). Otherwise the
+garbage collector's passes in the web workers are timed (``bench/webgc.py``) and summed up by
+generation: a pass holds a whole worker. Traffic goes to
 127.0.0.1 only; every process started here is stopped at the end.
 """
 
@@ -75,6 +77,7 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlparse
 
+import webgc
 from benchdb import setup_django
 from recording import (cpu_seconds, free_port, percentile, pg_version, server_cpu, stop_server, wait_until_up,
                        worker_pids)
@@ -164,7 +167,7 @@ def main() -> None:
     client_cpu = own_after.ru_utime + own_after.ru_stime - own_before.ru_utime - own_before.ru_stime
     run.stopped = stopped
     report(args, slugs, run, pushed, load, {k: cpu_after[k] - cpu_before.get(k, 0) for k in cpu_after}, client_cpu,
-           floor)
+           floor, services.collector)
 
 
 def drop_database(url: str) -> None:
@@ -243,6 +246,7 @@ class Services:
         self.worker: subprocess.Popen | None = None
         self.beat: subprocess.Popen | None = None
         self.worker_logs = 0
+        self.collector: str | None = None  # the web workers' collector passes (bench/webgc.py)
         self.gone: dict[str, float] = {}  # CPU of processes that ended (the killed worker)
 
     def _start(self, name: str, command: list[str]) -> subprocess.Popen:
@@ -258,7 +262,7 @@ class Services:
                                        "--worker-class", "config.server.Worker", "--workers", "2",
                                        "--graceful-timeout", "5", "--bind", f"127.0.0.1:{self.port}",
                                        "--backlog", "4096", "--log-level", "warning",
-                                       *(["-c", str(ROOT / "bench" / "webprofile.py")] if self.profile else [])])
+                                       "-c", str(ROOT / "bench" / ("webprofile.py" if self.profile else "webgc.py"))])
         wait_until_up(self.port, self.web, self.dir / "web.log")
         self.wait_worker()
 
@@ -307,6 +311,7 @@ class Services:
         for process in (self.web, self.worker, self.beat):
             if process is not None:
                 stop_server(process)
+        self.collector = webgc.summary(str(self.dir))
         # What failed on the server: the last line of each traceback, counted.
         web = (self.dir / "web.log").read_text(errors="replace").splitlines() if self.web else []
         errors = Counter(line for line, after in zip(web, web[1:] + [""])
@@ -696,7 +701,7 @@ def verdict(value: float | None, target: float) -> str:
 
 
 def report(args, slugs: list[str], run: Run, pushed: dict | None, load: float, cpu: dict[str, float],
-           client_cpu: float, floor: dict | None) -> None:
+           client_cpu: float, floor: dict | None, collector: str | None) -> None:
     clocks = lapses(slugs, run)
     wall = run.ended - run.began
     moves = [t for _, t in run.moves]
@@ -710,6 +715,8 @@ def report(args, slugs: list[str], run: Run, pushed: dict | None, load: float, c
           + (f"; draws from the bazaar: {len(run.draws)}, {spread(run.draws)}" if run.draws else ""))
     print("CPU during the play: " + ", ".join(f"{k} {v:.0f} s" for k, v in cpu.items())
           + f", players' client {client_cpu:.0f} s, of {(os.cpu_count() or 1) * wall:.0f} s")
+    if collector:
+        print(f"the collector in the web workers (bench/webgc.py): {collector}")
     rows = []
     if moves:
         # The server's CPU (web, worker, beat, PostgreSQL, Redis; not the players' client) over the moves served.
