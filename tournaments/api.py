@@ -376,6 +376,24 @@ class TableViewSet(TournamentScoped):
 # -- standings -----------------------------------------------------------------------------------
 
 
+#: Which standings: the query both the standings and the crosstable take.
+COUNTED = [
+    OpenApiParameter("after_tour", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+                     description="Count tours 1 to N only (a published tour)."),
+    OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=standings.KINDS,
+                     description="pairs (the default in pair events) or players."),
+]
+
+
+def _counted(request, slug: str, build):
+    """``build`` (the standings or the crosstable) of the tournament ``slug`` the caller may see,
+    for the query's kind and tours."""
+    tournament = one(permissions.visible_tournaments(request.user),
+                     _("There is no tournament %(slug)s.") % {"slug": slug}, slug=slug)
+    query = valid(serializers.StandingsQuerySerializer, request.query_params)
+    return build(tournament, kind=query.get("kind"), after_tour=query.get("after_tour"))
+
+
 class StandingsCsvRenderer(BaseRenderer):
     """The standings as the spreadsheet the pages give too (:meth:`StandingsTable.csv`)."""
 
@@ -395,10 +413,7 @@ class StandingsCsvRenderer(BaseRenderer):
                 "player standings only. `format=csv` answers a spreadsheet (UTF-8 with BOM, `;`-separated), "
                 "the same file as the standings page's.",
     parameters=[
-        OpenApiParameter("after_tour", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
-                         description="Count tours 1 to N only (a published tour)."),
-        OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=standings.KINDS,
-                         description="pairs (the default in pair events) or players."),
+        *COUNTED,
         OpenApiParameter("format", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=("json", "csv"),
                          description="csv: the standings as a CSV file."),
     ],
@@ -411,10 +426,7 @@ class StandingsView(APIView):
     renderer_classes = [JSONRenderer, StandingsCsvRenderer]
 
     def get(self, request, slug):
-        tournament = one(permissions.visible_tournaments(request.user),
-                          _("There is no tournament %(slug)s.") % {"slug": slug}, slug=slug)
-        query = valid(serializers.StandingsQuerySerializer, request.query_params)
-        table = standings.standings_table(tournament, kind=query.get("kind"), after_tour=query.get("after_tour"))
+        table = _counted(request, slug, standings.standings_table)
         if request.accepted_renderer.format == "csv":
             return Response(table, headers={"Content-Disposition": f'attachment; filename="{table.file_name}"'})
         return Response(serializers.StandingsSerializer(table).data)
@@ -426,3 +438,19 @@ class StandingsView(APIView):
             response.accepted_renderer = JSONRenderer()
             response.accepted_media_type = JSONRenderer.media_type
         return response
+
+
+@extend_schema(
+    summary="Crosstable", tags=["standings"], parameters=COUNTED,
+    description="Every line of the standings, in their order, with what it did in each tour counted (table, "
+                "partners, opponents, result, score), then the standings' own columns: the crosstable page's "
+                "figures. A round robin of pairs also has the classic square table (`square`). Public for a "
+                "tournament that is not a draft.",
+    responses={200: serializers.CrosstableSerializer})
+class CrosstableView(APIView):
+    """``/api/tournaments/{slug}/crosstable/``."""
+
+    schema = ApiSchema()
+
+    def get(self, request, slug):
+        return Response(serializers.CrosstableSerializer(_counted(request, slug, standings.crosstable)).data)

@@ -16,5 +16,6 @@ router.register("players", api.PlayerViewSet, basename="api-player")
 
 urlpatterns = [
     path("tournaments/<slug:slug>/standings/", api.StandingsView.as_view(), name="api-standings"),
+    path("tournaments/<slug:slug>/crosstable/", api.CrosstableView.as_view(), name="api-crosstable"),
     *router.urls,
 ]

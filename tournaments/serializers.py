@@ -277,3 +277,73 @@ class StandingsSerializer(serializers.Serializer):
     after_tour = serializers.IntegerField(allow_null=True, help_text="Null: every finished partition (live).")
     precedence = MetricSerializer(many=True, help_text="The metrics that order the rows, first first.")
     rows = StandingsRowSerializer(source="lines", many=True)
+
+
+# -- the crosstable -------------------------------------------------------------------------------
+
+class CrossCellSerializer(serializers.Serializer):
+    """A :class:`tournaments.standings.Cell`: what an entrant did in a tour. Partners and
+    opponents are named by their ``number`` in the crosstable."""
+
+    tour = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=[result.value for result in standings.Result], help_text=(
+        "win, loss, win_by_no_show (the opponents did not appear), no_show, bye, sit_out (an individual tour "
+        "without a seat for him), withdrawn (a tour after he withdrew), played (Goat, Sea Goat, points: a "
+        "finished sitting, `place` says how), playing (not finished yet), none (not drawn)."))
+    mark = serializers.CharField(help_text="The result's mark in a printed cell, in the language asked for.")
+    table = serializers.IntegerField(allow_null=True)
+    partners = serializers.ListField(child=serializers.IntegerField())
+    opponents = serializers.ListField(child=serializers.IntegerField())
+    points_for = serializers.IntegerField(allow_null=True, help_text="Sports: the partition's points, his.")
+    points_against = serializers.IntegerField(allow_null=True, help_text="Sports: the opponents' points.")
+    place = serializers.IntegerField(allow_null=True, help_text=(
+        "Goat, Sea Goat, points: his place at the table (shared when equal), of `sides`."))
+    sides = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True, help_text="Goat, Sea Goat, points: the value of `score_name` "
+                                                                "at the sitting.")
+
+
+class CrossLineSerializer(serializers.Serializer):
+    """A :class:`tournaments.standings.CrossLine`: an entrant's line, in standings order."""
+
+    number = serializers.IntegerField(help_text=(
+        "A pair: its start number; a player (who has none): his line, 1 for the first ranked. Partners and "
+        "opponents are named by it."))
+    rank = serializers.IntegerField(help_text="Shared by lines tied on every metric.")
+    pair = PairSerializer(source="line.pair", allow_null=True, help_text="The pair (pair standings), else null.")
+    player = PlayerSerializer(source="line.player", allow_null=True, help_text="The player, else null.")
+    withdrawn_after_tour = serializers.IntegerField(source="line.withdrawn_after", allow_null=True)
+    cells = CrossCellSerializer(many=True, help_text="A cell per tour of `tours`, in their order.")
+    values = serializers.ListField(child=serializers.IntegerField(),
+                                   help_text="The values of `columns`, in their order (the standings' own).")
+
+
+class ColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    order = serializers.IntegerField(allow_null=True, help_text="Its place in the precedence (1 orders first); "
+                                                                "null: it does not order the lines.")
+
+
+class CrosstableSerializer(serializers.Serializer):
+    """A :class:`tournaments.standings.Crosstable`."""
+
+    tournament = serializers.CharField(source="tournament.slug")
+    kind = serializers.CharField(help_text="pairs or players.")
+    after_tour = serializers.IntegerField(allow_null=True, help_text="Null: every finished partition (live).")
+    tours = serializers.SerializerMethodField(help_text="The numbers of the tours counted, a cell each.")
+    columns = ColumnSerializer(many=True, help_text="The standings' columns the lines' `values` give.")
+    score_name = serializers.SerializerMethodField(help_text="Goat, Sea Goat, points: what a cell's `score` is; "
+                                                             "else null.")
+    lines = CrossLineSerializer(many=True)
+    square = serializers.ListField(
+        child=serializers.ListField(child=CrossCellSerializer(many=True, allow_null=True)), allow_null=True,
+        help_text="A round robin of pairs: the classic square table, rows and columns in the order of `lines`, each "
+                  "cell the partitions between the two (the row's points first), null on the diagonal. Otherwise "
+                  "null.")
+
+    def get_tours(self, crosstable: standings.Crosstable) -> list[int]:
+        return [tour.number for tour in crosstable.tours]
+
+    def get_score_name(self, crosstable: standings.Crosstable) -> str | None:
+        return crosstable.score_name if crosstable.sittings else None

@@ -146,3 +146,87 @@ def test_standings_are_read_in_a_fixed_number_of_queries(league, django_assert_m
         assert len(standings()["rows"]) == 4
     with django_assert_max_num_queries(12):
         assert len(standings(kind="players")["rows"]) == 8
+
+
+# -- the crosstable ---------------------------------------------------------------------------------
+
+def crosstable(slug="league", **params):
+    response = client().get(f"/api/tournaments/{slug}/crosstable/", params)
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def test_the_crosstable_gives_each_lines_tours_and_the_standings_values(league):
+    body = crosstable()
+    assert (body["tournament"], body["kind"], body["after_tour"], body["tours"]) == ("league", "pairs", None, [1, 2])
+    assert body["square"] is None and body["score_name"] is None  # a manual draw, sports domino
+    # tour 1: 1-2 200:150 (table 1), 3-4 210:100 (table 2); tour 2: 1-3 200:190 (table 1), 2-4 205:50 (table 2).
+    lines = [(line["rank"], line["number"], line["pair"]["number"],
+              [(c["tour"], c["result"], c["table"], c["opponents"], c["points_for"], c["points_against"])
+               for c in line["cells"]]) for line in body["lines"]]
+    assert lines == [
+        (1, 1, 1, [(1, "win", 1, [2], 200, 150), (2, "win", 1, [3], 200, 190)]),
+        (2, 2, 2, [(1, "loss", 1, [1], 150, 200), (2, "win", 2, [4], 205, 50)]),
+        (3, 3, 3, [(1, "win", 2, [4], 210, 100), (2, "loss", 1, [1], 190, 200)]),
+        (4, 4, 4, [(1, "loss", 2, [3], 100, 210), (2, "loss", 2, [2], 50, 205)]),
+    ]
+    assert all(c["partners"] == [] and c["place"] is None for line in body["lines"] for c in line["cells"])
+    # Its values are the standings', column by column.
+    keys = [column["key"] for column in body["columns"]]
+    rows = {row["pair"]["number"]: row for row in standings()["rows"]}
+    for line in body["lines"]:
+        for key, value in zip(keys, line["values"]):
+            assert rows[line["number"]][key] == value, (line["number"], key)
+    assert body["columns"][0] == {"key": "tournament_points", "name": "Tournament points", "order": 1}
+    # After tour 1 it has one tour, in the order the standings then had: 3 (+110), 1, 2, 4.
+    after = crosstable(after_tour=1)
+    assert after["tours"] == [1] and [line["number"] for line in after["lines"]] == [3, 1, 2, 4]
+    assert all(len(line["cells"]) == 1 for line in after["lines"])
+
+
+def test_the_crosstable_of_players_names_partners_and_opponents_by_line(league):
+    body = crosstable(kind="players")
+    assert body["kind"] == "players" and len(body["lines"]) == 8
+    assert [line["number"] for line in body["lines"]] == list(range(1, 9))
+    by_name = {line["player"]["last_name"]: line for line in body["lines"]}
+    first = by_name["Игрок1а"]["cells"][0]  # pair 1's first player, tour 1 against pair 2
+    partner = by_name["Игрок1б"]["number"]
+    assert first["partners"] == [partner]
+    assert sorted(first["opponents"]) == sorted(by_name[name]["number"] for name in ("Игрок2а", "Игрок2б"))
+    assert by_name["Игрок1а"]["pair"] is None
+
+
+def test_a_round_robins_crosstable_has_the_square_table():
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4, slug="rr", format=Tournament.Format.ROUND_ROBIN)
+    # tour 1: 1-2 200:100, 3-4 150:200; tour 2: 1-3 120:200, 2-4 200:180; tour 3: 1-4 200:190, 2-3 170:200.
+    seat(org, t, [(1, 2, 200, 100, 0, 0), (3, 4, 150, 200, 0, 0)])
+    seat(org, t, [(1, 3, 120, 200, 0, 0), (2, 4, 200, 180, 0, 0)])
+    seat(org, t, [(1, 4, 200, 190, 0, 0), (2, 3, 170, 200, 0, 0)])
+    body = crosstable("rr")
+    # Wins, then difference: 3 (2, +60), 1 (2, +30), 4 (1, +20), 2 (1, -110).
+    assert [line["number"] for line in body["lines"]] == [3, 1, 4, 2]
+    square = [[None if cell is None else [(c["points_for"], c["points_against"]) for c in cell] for cell in row]
+              for row in body["square"]]
+    assert square == [
+        [None, [(200, 120)], [(150, 200)], [(200, 170)]],
+        [[(120, 200)], None, [(200, 190)], [(200, 100)]],
+        [[(200, 150)], [(190, 200)], None, [(180, 200)]],
+        [[(170, 200)], [(100, 200)], [(200, 180)], None],
+    ]
+
+
+def test_crosstable_errors(league):
+    api = client()
+    for params, words in [({"after_tour": 3}, "no tour 3"), ({"kind": "teams"}, "kind")]:
+        response = api.get("/api/tournaments/league/crosstable/", params)
+        assert response.status_code == 400 and words in response.json()["detail"], params
+    assert api.get("/api/tournaments/nothing/crosstable/").json() == {"detail": "There is no tournament nothing."}
+    assert api.post("/api/tournaments/league/crosstable/").status_code == 401  # read only: the API asks for a login
+
+
+def test_who_sees_the_crosstable(world):
+    assert client().get("/api/tournaments/other/crosstable/").status_code == 404  # a draft: its staff's
+    assert client(world.other_org).get("/api/tournaments/other/crosstable/").status_code == 200
+    body = client().get("/api/tournaments/solo/crosstable/").json()
+    assert body["kind"] == "players" and len(body["lines"]) == 4
