@@ -9,7 +9,6 @@ import pytest
 
 from builders import refereed_tour
 from scoring.recording import commands
-pass  # REMOVED-IMPORT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -18,7 +18,6 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.test import AsyncClient, Client
 
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, result_summary
 from scoring.push import quota, stream as live
 from scoring.recording.state import scope_state, table_state

@@ -12,7 +12,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import refereed_tour
 from livetools import login
-pass  # REMOVED-IMPORT
 from scoring.live import play
 from scoring.models import LiveEvent, LiveTable, Partition
 from scoring.recording import commands, queries

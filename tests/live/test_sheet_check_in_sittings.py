@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import tournament, user
 from livetools import login
-pass  # REMOVED-IMPORT
 from scoring.live import play
 from scoring.models import Partition
 from scoring.recording import commands, storage

@@ -6,7 +6,6 @@ import re
 import pytest
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.engine import Regulations
 from scoring.recording import commands
 from tournaments import services, tours

@@ -6,7 +6,6 @@ import re
 import pytest
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.models import Partition
 from scoring.recording import commands, storage
 from tournaments import services as tournament_services, tours

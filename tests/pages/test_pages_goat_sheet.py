@@ -10,7 +10,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, PartitionChange
 from scoring.recording import commands, storage
 from tournaments import services as tournament_services, tours

@@ -8,7 +8,6 @@ import re
 import pytest
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.engine import Regulations
 from scoring.models import Partition, PartitionChange
 from scoring.recording import commands

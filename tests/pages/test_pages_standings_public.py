@@ -8,7 +8,6 @@ import re
 import pytest
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.recording import commands
 from tournaments import services, tours
 from tournaments.models import Pair, Tournament

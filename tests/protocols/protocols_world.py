@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from scoring import protocols
 from scoring.recording import commands
-pass  # REMOVED-IMPORT
 
 BASE_URL = "http://testserver"
 PINS = {1: "1111", 2: "2222", 3: "3333", 4: "4444"}

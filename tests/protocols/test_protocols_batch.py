@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from config import celery_app
 from scoring import protocols
-pass  # REMOVED-IMPORT
 from scoring.models import ProtocolBatch, ProtocolDocument
 
 from protocols_world import BASE_URL, confirm_all, play_short

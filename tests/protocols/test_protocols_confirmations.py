@@ -6,7 +6,6 @@ from django.contrib.auth.hashers import check_password
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring import protocols
-pass  # REMOVED-IMPORT
 from scoring.models import Confirmation, ProtocolDocument
 from tournaments.models import PinFailures, Player
 

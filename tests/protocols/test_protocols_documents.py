@@ -11,7 +11,6 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from scoring import protocols
-pass  # REMOVED-IMPORT
 from scoring.models import ProtocolDocument
 from tournaments.models import Tour
 

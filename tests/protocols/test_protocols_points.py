@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from builders import tournament, user
 from scoring import protocols
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, SeatResult
 from tournaments import services, tours
 from tournaments.models import Tournament

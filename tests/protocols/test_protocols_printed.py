@@ -18,7 +18,6 @@ from livetools import Clock, live_tour
 from protocols_world import BASE_URL, pdf_of, pdf_text
 from scoring import engine, protocols
 from scoring.recording import pipeline
-pass  # REMOVED-IMPORT
 from scoring.live import play
 from scoring.models import ClockLapse, Partition
 from scoring.recording import clock, commands

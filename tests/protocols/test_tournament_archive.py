@@ -15,7 +15,6 @@ from django.utils import translation
 
 from config import celery_app
 from scoring import engine, protocols
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, ProtocolBatch, ProtocolDocument
 from tournaments import services
 from tournaments.models import Entry

@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from builders import tournament, user
-pass  # REMOVED-IMPORT
 from scoring.engine import GoatDeal
 from scoring.models import Partition, PartitionChange, SeatResult
 from scoring.recording import commands, queries, storage

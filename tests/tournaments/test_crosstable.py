@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-pass  # REMOVED-IMPORT
 from scoring.models import Partition
 from scoring.protocols.crosstable import crosstable_pdf
 from tournaments import services, tours

@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, PartitionChange, SeatResult
 from tournaments import services, tours
 from tournaments.models import SitOut, Table, Tour, Tournament

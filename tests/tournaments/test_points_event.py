@@ -14,7 +14,6 @@ from django.apps import apps as django_apps
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from scoring import engine
-pass  # REMOVED-IMPORT
 from scoring.engine import Regulations
 from scoring.live import play
 from scoring.models import Partition, PartitionChange, SeatResult

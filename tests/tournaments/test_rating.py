@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-pass  # REMOVED-IMPORT
 from scoring.models import Partition, SeatResult
 from scoring.recording import storage
 from tournaments import rating, services, tours, views

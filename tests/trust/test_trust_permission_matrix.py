@@ -24,7 +24,6 @@ from django.test import Client
 
 from scoring import protocols
 from scoring.protocols import pinslips, signing
-pass  # REMOVED-IMPORT
 from scoring import engine
 from scoring.models import (Confirmation, HandLook, LiveEvent, Partition, PartitionChange, ProtocolBatch,
                             ProtocolDocument, SigningKey)

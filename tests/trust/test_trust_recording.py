@@ -4,7 +4,6 @@ the referee assignment tells nobody but an organiser which logins exist."""
 import pytest
 from django.core.exceptions import PermissionDenied
 
-pass  # REMOVED-IMPORT
 from tournaments import permissions, services
 from tournaments.models import Role, Table
 

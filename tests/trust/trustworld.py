@@ -20,7 +20,6 @@ from rest_framework.test import APIClient
 
 from builders import user
 from scoring import protocols
-pass  # REMOVED-IMPORT
 from scoring.models import Partition
 from scoring.recording import commands
 from tournaments import services, tours
