@@ -370,6 +370,11 @@ def register_pair(user: AnyUser, tournament: Tournament, first: Mapping[str, Any
     _check_open_for_registration(tournament)
     if tournament.is_individual:
         raise ValidationError(_("This is an individual tournament: register players, not pairs."))
+    if (tournament.format == Tournament.Format.ROUND_ROBIN
+            and tournament.tours.filter(number=1).exclude(status=Tour.Status.DRAFT).exists()):
+        # Tour 1 fixed the schedule (tours._draw_round_robin): a pair entered now would never be drawn.
+        raise ValidationError(_("The round robin's schedule was fixed when tour 1 was published: a pair registered "
+                                "now would never play. Register pairs before tour 1 is published."))
     players = [_player(first), _player(second)]
     if players[0] == players[1]:
         raise ValidationError(_("A pair is two different players."))

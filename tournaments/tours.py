@@ -358,6 +358,15 @@ def publish_tour(user: AnyUser, tour: Tour) -> Tour:
         raise ValidationError(_("Tour %(number)s is already published.") % {"number": tour.number})
     if not tour.tables.exists():
         raise ValidationError(_("Tour %(number)s has no tables: draw or seat it first.") % {"number": tour.number})
+    if tournament.format == Tournament.Format.ROUND_ROBIN and tour.number == 1:
+        # Its pairs are the schedule's for good (_draw_round_robin).
+        drawn = ({*tour.tables.values_list("pair_a", flat=True), *tour.tables.values_list("pair_b", flat=True),
+                  *tour.byes.values_list("pair", flat=True)})
+        left_out = [pair.number for pair in _active_pairs(tournament) if pair.pk not in drawn]
+        if left_out:
+            raise ValidationError(_("Pairs %(numbers)s are not in tour 1, and the round robin's schedule is fixed "
+                                    "when it is published: draw tour 1 again.")
+                                  % {"numbers": ", ".join(f"№{number}" for number in sorted(left_out))})
     tour.status = Tour.Status.PUBLISHED
     tour.published_at = timezone.now()
     tour.save(update_fields=["status", "published_at"])

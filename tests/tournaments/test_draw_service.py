@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from tournaments import services
 
 from tournaments import tours
-from tournaments.models import Bye, Pair, SitOut, Table, Tour, Tournament
+from tournaments.models import Bye, Pair, Player, SitOut, Table, Tour, Tournament
 
 from builders import finish_tour, tournament, user
 
@@ -89,6 +89,25 @@ def test_round_robin_plays_every_pair_once_then_stops():
     assert len(meetings) == len(set(meetings)) == 10
     with pytest.raises(ValidationError, match="complete"):
         tours.generate_tour(org, t)
+
+
+def test_a_round_robins_schedule_takes_no_pair_after_tour_1_is_published():
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4, format=Tournament.Format.ROUND_ROBIN)
+    first = {"last_name": "Кузнецова-Оболенская", "first_name": "Анна-Мария"}
+    second = {"last_name": "Константинопольский-Зальцман", "first_name": "Христофор"}
+    draft = tours.generate_tour(org, t)
+    # Registered after the draft was drawn: publishing it would leave the pair out for good.
+    late = services.register_pair(org, t, first, second)
+    with pytest.raises(ValidationError, match=f"Pairs №{late.number} are not in tour 1"):
+        tours.publish_tour(org, draft)
+    assert Tour.objects.get(pk=draft.pk).status == Tour.Status.DRAFT
+    draft = tours.generate_tour(org, t)  # drawn again, with the fifth pair
+    tours.publish_tour(org, draft)
+    assert late.number in [n for a_b in pairs_at(draft) for n in a_b] + [b.pair.number for b in draft.byes.all()]
+    with pytest.raises(ValidationError, match="schedule was fixed when tour 1 was published"):
+        services.register_pair(org, t, {"last_name": "Ёлкин"}, {"last_name": "Щербатова-Голенищева"})
+    assert Pair.objects.filter(tournament=t).count() == 5 and not Player.objects.filter(last_name="Ёлкин").exists()
 
 
 def test_manual_seating_is_checked_as_a_whole():
