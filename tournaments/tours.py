@@ -214,9 +214,7 @@ def _draw_round_robin(tournament: Tournament, tour: Tour) -> None:
     if first is None:
         pairs = _active_pairs(tournament)
     else:
-        ids = set(first.tables.values_list("pair_a", flat=True)) | set(first.tables.values_list("pair_b", flat=True))
-        ids |= set(first.byes.values_list("pair", flat=True))
-        pairs = list(Pair.objects.filter(pk__in=ids).select_related("first", "second"))
+        pairs = list(Pair.objects.filter(pk__in=_pairs_in(first)).select_related("first", "second"))
     if len(pairs) < 2:
         raise ValidationError(_("A draw needs at least two active pairs."))
     # Berger numbers in seeding order; later tours reproduce tour 1's order (its random seed kept).
@@ -235,6 +233,13 @@ def _draw_round_robin(tournament: Tournament, tour: Tour) -> None:
             tables.append((pa, pb))
     _seat(tour, tables)
     Bye.objects.bulk_create([Bye(tour=tour, pair=p) for p in byes if not p.withdrawn_at])
+
+
+def _pairs_in(tour: Tour) -> set[int]:
+    """The ids of the pairs a tour of pairs draws: at its tables or given its byes."""
+    tables = tour.tables.all()
+    return {*tables.values_list("pair_a", flat=True), *tables.values_list("pair_b", flat=True),
+            *tour.byes.values_list("pair", flat=True)}
 
 
 def _draw_individual(tournament: Tournament, tour: Tour) -> None:
@@ -360,8 +365,7 @@ def publish_tour(user: AnyUser, tour: Tour) -> Tour:
         raise ValidationError(_("Tour %(number)s has no tables: draw or seat it first.") % {"number": tour.number})
     if tournament.format == Tournament.Format.ROUND_ROBIN and tour.number == 1:
         # Its pairs are the schedule's for good (_draw_round_robin).
-        drawn = ({*tour.tables.values_list("pair_a", flat=True), *tour.tables.values_list("pair_b", flat=True),
-                  *tour.byes.values_list("pair", flat=True)})
+        drawn = _pairs_in(tour)
         left_out = [pair.number for pair in _active_pairs(tournament) if pair.pk not in drawn]
         if left_out:
             raise ValidationError(_("Pairs %(numbers)s are not in tour 1, and the round robin's schedule is fixed "
