@@ -278,6 +278,7 @@ def tournament_entries(request, tournament):
     players = Entry.objects.filter(tournament=tournament).values("player")
     return render(request, "tournaments/manage/entries.html", {
         "tournament": tournament, "form": form,
+        "closed": "" if tournament.is_individual else services.pairs_closed(tournament),
         "pairs": Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second"),
         "entries": Entry.objects.filter(tournament=tournament).select_related("player"),
         "editable": {p.pk for p in Player.objects.filter(pk__in=players) if permissions.can_edit_player(request.user, p)},

@@ -361,6 +361,17 @@ def _enter(tournament: Tournament, player: Player) -> Entry:
     return Entry.objects.create(tournament=tournament, player=player, club=player.club)
 
 
+def pairs_closed(tournament: Tournament) -> str:
+    """Why no pair can join ``tournament`` any more, though it is not finished; empty: it can.
+    Tour 1 fixes a round robin's schedule (tours._draw_round_robin): a pair entered later would
+    never be drawn."""
+    if (tournament.format == Tournament.Format.ROUND_ROBIN
+            and tournament.tours.filter(number=1).exclude(status=Tour.Status.DRAFT).exists()):
+        return _("The round robin's schedule was fixed when tour 1 was published: a pair registered now would never "
+                 "play. Register pairs before tour 1 is published.")
+    return ""
+
+
 @transaction.atomic
 def register_pair(user: AnyUser, tournament: Tournament, first: Mapping[str, Any], second: Mapping[str, Any],
                   number: int | None = None) -> Pair:
@@ -370,11 +381,9 @@ def register_pair(user: AnyUser, tournament: Tournament, first: Mapping[str, Any
     _check_open_for_registration(tournament)
     if tournament.is_individual:
         raise ValidationError(_("This is an individual tournament: register players, not pairs."))
-    if (tournament.format == Tournament.Format.ROUND_ROBIN
-            and tournament.tours.filter(number=1).exclude(status=Tour.Status.DRAFT).exists()):
-        # Tour 1 fixed the schedule (tours._draw_round_robin): a pair entered now would never be drawn.
-        raise ValidationError(_("The round robin's schedule was fixed when tour 1 was published: a pair registered "
-                                "now would never play. Register pairs before tour 1 is published."))
+    closed = pairs_closed(tournament)
+    if closed:
+        raise ValidationError(closed)
     players = [_player(first), _player(second)]
     if players[0] == players[1]:
         raise ValidationError(_("A pair is two different players."))

@@ -110,6 +110,19 @@ def test_a_round_robins_schedule_takes_no_pair_after_tour_1_is_published():
     assert Pair.objects.filter(tournament=t).count() == 5 and not Player.objects.filter(last_name="Ёлкин").exists()
 
 
+def test_the_pairs_page_says_why_a_round_robin_takes_no_more_pairs(client):
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=4, format=Tournament.Format.ROUND_ROBIN)
+    client.force_login(org)
+    page = f"/en/tournaments/{t.slug}/manage/entries/"
+    assert 'name="first_last_name"' in client.get(page).content.decode()
+    tours.publish_tour(org, tours.generate_tour(org, t))
+    shown = client.get(page).content.decode()
+    assert "schedule was fixed when tour 1 was published" in shown and 'name="first_last_name"' not in shown
+    russian = client.get(f"/tournaments/{t.slug}/manage/entries/").content.decode()
+    assert "Расписание кругового турнира зафиксировано" in russian
+
+
 def test_manual_seating_is_checked_as_a_whole():
     org = user("org", superuser=True)
     t = tournament(org, pairs=5, format=Tournament.Format.MANUAL)
