@@ -333,3 +333,54 @@ def test_sea_goat_in_pairs_places_the_two_pairs_of_each_table():
     seat3 = next(line for line in players.lines if line.line.entrant.pk == one.seat3_id)
     assert (seat1.cells[0].place, seat1.cells[0].partners, seat1.cells[0].score) == (1, (seat3.number,), 1)
     assert len(seat1.cells[0].opponents) == 2
+
+
+def test_the_columns_of_cells_come_in_bands_for_print(round_robin):
+    ct = crosstable(round_robin)  # the square, in rank order 3, 1, 4, 2 (above)
+    assert (ct.whole.heads, ct.whole.last, len(ct.whole.rows[0][1])) == ([3, 1, 4, 2], True, 4)
+    first, second = ct.bands(3)  # four columns, at most three a band: two of two
+    assert (first.heads, second.heads) == ([3, 1], [4, 2])
+    assert (first.number, first.count, first.last, second.last) == (1, 2, False, True)
+    line, cells = second.rows[0]  # pair 3's row, against 4 and 2
+    assert line.number == 3 and [[c.text for c in meetings] for meetings in cells] == [["150:200"], ["200:170"]]
+    assert first.rows[0][1][0] is None  # the diagonal
+    assert [band.heads for band in ct.printed] == [[3, 1, 4, 2]]
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="needs poppler-utils' pdftotext")
+def test_a_round_robin_of_thirty_pairs_prints_in_two_parts_that_fit_the_page():
+    # Its square has 30 columns besides the standings': past what a page holds (PRINT_COLUMNS).
+    org = user("org", superuser=True)
+    t = tournament(org, pairs=30, format=Tournament.Format.ROUND_ROBIN, slug="rr30")
+    for _ in range(29):
+        tour = tours.generate_tour(org, t)
+        tours.publish_tour(org, tour)
+        Partition.objects.filter(table__tour=tour).update(status="finished", points_a=101, points_b=50, winner="A",
+                                                          reason="target")
+        Tour.objects.filter(pk=tour.pk).update(status=Tour.Status.FINISHED)
+    ct = crosstable(t)
+    pdf = crosstable_pdf(ct)
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Pages:           2" in info
+
+    def page(number):
+        return subprocess.run(["pdftotext", "-layout", "-f", str(number), "-l", str(number), "-", "-"], input=pdf,
+                              capture_output=True, check=True).stdout.decode()
+
+    one, two = page(1), page(2)
+    assert "ЧАСТЬ 1 ИЗ 2" in one.upper() and "ЧАСТЬ 2 ИЗ 2" in two.upper()
+    # Each part names every pair, and its 15 columns; the standings' columns close the second.
+    for text in (one, two):
+        assert all(f"№{n} " in text for n in range(1, 31))
+    heads = [line for line in one.splitlines() if line.split()[:3] == ["Место", "·", "№"]][0].split()[5:]
+    assert len(heads) == 15
+
+    def row(text, number):  # what follows the pair's name in its row
+        return next(line for line in text.splitlines() if f"№{number} " in line).split(f"Игрок{number}б")[1].split()
+
+    # Pair 30's row: its cells in both parts (29: none against itself), its standings after the last.
+    cells = [cell for cell in row(one, 30) + row(two, 30) if ":" in cell]
+    assert len(cells) == 29 and all(":" in cell for cell in row(one, 30))
+    line = next(line for line in ct.lines if line.number == 30)
+    assert row(two, 30)[-len(line.values):] == [str(value) for value in line.values]
+    assert len(row(two, 30)) == len(cells) - len(row(one, 30)) + len(line.values)

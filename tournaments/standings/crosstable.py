@@ -15,6 +15,7 @@ first metric (Goat: game points; Sea Goat and points: games won).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -131,6 +132,26 @@ class CrossLine:
         return self.line.rank
 
 
+#: The most columns of cells an A4 landscape page holds legibly (5.5 pt): a wider crosstable, a
+#: round robin of more pairs, is printed in bands of columns, a page each, every line in each.
+PRINT_COLUMNS = 24
+
+
+@dataclass(frozen=True)
+class Band:
+    """Some of the crosstable's columns of cells, with every line."""
+
+    heads: list[int]  # each column's heading: a tour's number, or in the square an entrant's
+    rows: list[tuple[CrossLine, list[Cell] | list[list[Cell] | None]]]
+    number: int  # its place among the bands, from 1
+    count: int  # how many bands there are
+
+    @property
+    def last(self) -> bool:
+        """The last band: the standings' own columns close it."""
+        return self.number == self.count
+
+
 @dataclass(frozen=True)
 class Crosstable:
     standings: StandingsTable
@@ -164,16 +185,32 @@ class Crosstable:
         return str(metrics_of(rules)[rules.standings[0]].name)
 
     @property
-    def cell_columns(self) -> int:
-        """How many columns of cells a row has: a tour each, or in the square an entrant each."""
-        return len(self.lines) if self.square is not None else len(self.tours)
-
-    @property
     def rows(self) -> list[tuple[CrossLine, list[Cell] | list[list[Cell] | None]]]:
         """Each line with what its row shows: its tours' cells, or its row of the square."""
         if self.square is not None:
             return list(zip(self.lines, self.square))
         return [(line, line.cells) for line in self.lines]
+
+    def bands(self, most: int | None = None) -> list[Band]:
+        """The columns of cells (a tour each, or in the square an entrant each) in bands of at
+        most ``most``, as even as can be, each with every line; None: one band of them all."""
+        heads = [line.number for line in self.lines] if self.square is not None else [t.number for t in self.tours]
+        count = math.ceil(len(heads) / most) if most and heads else 1
+        width = math.ceil(len(heads) / count) or 1
+        rows = self.rows
+        starts = range(0, max(len(heads), 1), width)
+        return [Band(heads[start:start + width], [(line, cells[start:start + width]) for line, cells in rows],
+                     number, len(starts)) for number, start in enumerate(starts, 1)]
+
+    @property
+    def whole(self) -> Band:
+        """Every column of cells: the page's table, which scrolls."""
+        return self.bands()[0]
+
+    @property
+    def printed(self) -> list[Band]:
+        """The bands of an A4 landscape page each (the PDF)."""
+        return self.bands(PRINT_COLUMNS)
 
     @property
     def legend(self) -> list[tuple[str, str]]:
