@@ -31,7 +31,7 @@ from tournaments import permissions, services, tours
 from tournaments.models import (Bye, Entry, Pair, PinChange, PinFailures, PinLink, Player, Role, SitOut, Table, Tour,
                                 Tournament)
 
-from trustworld import PINS, Side, World, api
+from trustworld import PINS, Side, World, api, takes_pairs
 from scoring.recording import commands, queries, storage
 from tournaments import imports
 
@@ -153,7 +153,7 @@ ACTIONS: dict[str, Action] = {
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/", {"first": {"last_name": "Новый-Ёлкин"},
                                                                       "second": {"last_name": "Д'Артаньян"}},
                                 format="json"),
-        page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/entries/")),
+        page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/entries/"), setup=takes_pairs),
     "withdraw a pair": Action(
         lambda u, s: services.withdraw_pair(u, _pair(s, 4)), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/{_pair(s, 4).pk}/withdraw/")),

@@ -10,9 +10,14 @@ from scoring import protocols
 from tournaments import permissions, services
 from tournaments.models import Entry, Player
 
-from trustworld import PINS, api
+from trustworld import PINS, api, takes_pairs
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def south_takes_pairs(world):
+    takes_pairs(world.south)
 
 
 def _take_over(world):

@@ -119,6 +119,13 @@ def build_side(name: str) -> Side:
     return Side(name, org, chief, ref, account, tournament, tour1, tour2, table1, table2)
 
 
+def takes_pairs(side: Side) -> None:
+    """The side's tournament made a Swiss one, which takes pairs while it runs: the world's round
+    robin takes none once its tour 1 is published (its schedule is fixed then)."""
+    Tournament.objects.filter(pk=side.tournament.pk).update(format=Tournament.Format.SWISS)
+    side.tournament.refresh_from_db()
+
+
 def build_world() -> World:
     return World(build_side("north"), build_side("south"), user("outsider"), AnonymousUser())
 
