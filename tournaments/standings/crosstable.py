@@ -141,7 +141,7 @@ PRINT_COLUMNS = 24
 class Band:
     """Some of the crosstable's columns of cells, with every line."""
 
-    heads: list[int]  # each column's heading: a tour's number, or in the square an entrant's
+    heads: list[int | Tour]  # each column's heading: a tour, or in the square an entrant's number
     rows: list[tuple[CrossLine, list[Cell] | list[list[Cell] | None]]]
     number: int  # its place among the bands, from 1
     count: int  # how many bands there are
@@ -194,7 +194,8 @@ class Crosstable:
     def bands(self, most: int | None = None) -> list[Band]:
         """The columns of cells (a tour each, or in the square an entrant each) in bands of at
         most ``most``, as even as can be, each with every line; None: one band of them all."""
-        heads = [line.number for line in self.lines] if self.square is not None else [t.number for t in self.tours]
+        heads: list[int | Tour] = ([line.number for line in self.lines] if self.square is not None
+                                   else list(self.tours))
         count = math.ceil(len(heads) / most) if most and heads else 1
         width = math.ceil(len(heads) / count) or 1
         rows = self.rows
