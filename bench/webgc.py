@@ -1,8 +1,9 @@
 """A gunicorn configuration that times the garbage collector's passes in each web worker, for
 ``bench/live.py`` (every run but a profiled one): each pass's generation and wall time, written
 to ``$VAR_DIR/gc.<pid>.json`` after each full pass and when the worker stops (a worker killed at
-the end of its graceful timeout, its streams still open, has written all but its last passes). A pass holds the whole process, every
-request in it included: its pauses are a floor under the latency's tail."""
+the end of its graceful timeout, its streams still open, has written all but its last passes). A
+pass holds the whole process, every request in it included: its pauses are a floor under the
+latency's tail."""
 
 from __future__ import annotations
 

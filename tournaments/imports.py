@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from .models import Pair, Tournament
 from .permissions import AnyUser, require_manage
-from .services import PLAYER_FIELDS, has_public_tour, register_pair, set_seeds
+from .services import PLAYER_FIELDS, has_public_tour, pairs_closed, register_pair, set_seeds
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,9 @@ def import_pairs_csv(user: AnyUser, tournament: Tournament, data: bytes | str) -
     lines of pairs: the whole file is read and checked before the first pair is registered.
     """
     require_manage(user, tournament)
+    closed = pairs_closed(tournament)
+    if closed:  # the whole file, once: not the same refusal on every line
+        raise ValidationError(closed)
     size = len(data.encode() if isinstance(data, str) else data)
     if size > settings.CSV_IMPORT_MAX_SIZE:
         raise ValidationError(_("The file is too large: at most %(size)s.")

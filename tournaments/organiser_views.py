@@ -278,7 +278,7 @@ def tournament_entries(request, tournament):
     players = Entry.objects.filter(tournament=tournament).values("player")
     return render(request, "tournaments/manage/entries.html", {
         "tournament": tournament, "form": form,
-        "closed": "" if tournament.is_individual else services.pairs_closed(tournament),
+        "closed": services.pairs_closed(tournament),
         "pairs": Pair.objects.filter(tournament=tournament, tour__isnull=True).select_related("first", "second"),
         "entries": Entry.objects.filter(tournament=tournament).select_related("player"),
         "editable": {p.pk for p in Player.objects.filter(pk__in=players) if permissions.can_edit_player(request.user, p)},
@@ -412,7 +412,7 @@ def pairs_import(request, tournament):
                     return _seeded_by_rating(request, tournament, report.seeded)
                 return redirect("tournament-entries", slug=tournament.slug)
     return render(request, "tournaments/manage/import.html", {
-        "tournament": tournament, "form": form, "report": report,
+        "tournament": tournament, "form": form, "report": report, "closed": services.pairs_closed(tournament),
         "players": imports.CSV_PLAYER_HEADERS, "numbers": imports.CSV_NUMBER_HEADERS,
         "ratings": imports.CSV_RATING_HEADERS,
     })

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from tournaments import services
+from tournaments import imports, services
 
 from tournaments import tours
 from tournaments.models import Bye, Pair, Player, SitOut, Table, Tour, Tournament
@@ -121,6 +121,12 @@ def test_the_pairs_page_says_why_a_round_robin_takes_no_more_pairs(client):
     assert "schedule was fixed when tour 1 was published" in shown and 'name="first_last_name"' not in shown
     russian = client.get(f"/tournaments/{t.slug}/manage/entries/").content.decode()
     assert "Расписание кругового турнира зафиксировано" in russian
+    # The CSV import too: refused once for the whole file, and its page says why in the form's place.
+    with pytest.raises(ValidationError) as refused:
+        imports.import_pairs_csv(org, t, "Фамилия 1;Фамилия 2\nЁлкин;Щербатова-Голенищева\nПоздняков;Опоздалова\n")
+    assert refused.value.messages == [services.pairs_closed(t)] and Pair.objects.filter(tournament=t).count() == 4
+    shown = client.get(f"/en/tournaments/{t.slug}/manage/import/").content.decode()
+    assert "schedule was fixed when tour 1 was published" in shown and 'type="file"' not in shown
 
 
 def test_manual_seating_is_checked_as_a_whole():

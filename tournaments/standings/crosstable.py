@@ -208,7 +208,7 @@ class Crosstable:
         """Every column of cells: the page's table, which scrolls."""
         return self.bands()[0]
 
-    @property
+    @cached_property
     def printed(self) -> list[Band]:
         """The bands of an A4 landscape page each (the PDF)."""
         return self.bands(PRINT_COLUMNS)
