@@ -160,7 +160,7 @@ ACTIONS: dict[str, Action] = {
     "import pairs": Action(
         lambda u, s: imports.import_pairs_csv(u, s.tournament, CSV), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/pairs/import/", CSV.encode(), content_type="text/csv"),
-        page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/import/")),
+        page=lambda c, s: c.get(f"/en/tournaments/{s.slug}/manage/import/"), setup=takes_pairs),
     "draw the draft tour again": Action(
         lambda u, s: tours.generate_tour(u, s.tournament), "org",
         api=lambda c, s: c.post(f"/api/tournaments/{s.slug}/tours/generate/", {}, format="json"),
